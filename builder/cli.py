@@ -1,0 +1,104 @@
+"""The command line: ``warbook check`` and ``warbook build``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import __version__
+
+DEFAULT_CONTENT = "content"
+DEFAULT_OUT = "output"
+
+
+def find_default(name: str) -> Path:
+    """``content``/``output`` in the working folder, else beside the package (a checkout)."""
+    here = Path.cwd() / name
+    if here.exists():
+        return here
+    repo = Path(__file__).resolve().parent.parent / name
+    return repo if repo.exists() else here
+
+
+def print_report(report, stream=sys.stdout) -> None:
+    for d in report.diagnostics:
+        print(d.format(), file=sys.stderr)
+    c = report.counts()
+    for g in report.games:
+        passed = sum(1 for r in g.replays if r.status == "pass")
+        line = f"{g.game.slug}: {passed}/{len(g.replays)} examples replay"
+        if g.uncovered:
+            line += f"; rules no example exercises: {', '.join(g.uncovered)}"
+        else:
+            line += "; every rule the engine applies is exercised"
+        print(line, file=stream)
+    n_err = len(report.diagnostics.errors)
+    n_warn = len(report.diagnostics) - n_err
+    print(f"checked {len(report.games)} games, {report.example_count} examples: "
+          f"{c['pass']} passed, {c['fail'] + c['error']} failed; "
+          f"{n_err} error{'s' if n_err != 1 else ''}"
+          + (f", {n_warn} warning{'s' if n_warn != 1 else ''}" if n_warn else ""), file=stream)
+
+
+def cmd_check(args) -> int:
+    from .check import run_check
+
+    report = run_check(Path(args.content))
+    if args.json:
+        json.dump(report.to_json(), sys.stdout, indent=2)
+        print()
+    else:
+        print_report(report)
+    return 0 if report.ok else 1
+
+
+def cmd_build(args) -> int:
+    from .check import run_check
+
+    report = run_check(Path(args.content))
+    print_report(report)
+    if not report.ok:
+        print("build stopped: the check failed; nothing was written", file=sys.stderr)
+        return 1
+    try:
+        from .build import build
+    except ImportError:  # rendering is not part of this version yet
+        print("check passed; rendering is not available in this version", file=sys.stderr)
+        return 0
+    return build(report, Path(args.out), paper=args.paper, game=args.game,
+                 ink=getattr(args, "ink", "full"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="warbook", description=(
+        "Prove card-game rules by replaying their worked examples, and render them "
+        "as rulebooks, print-and-play sheets and a website."))
+    ap.add_argument("--version", action="version", version=f"warbook {__version__}")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    c = sub.add_parser("check", help="load the content and replay every worked example")
+    c.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
+    c.add_argument("--json", action="store_true", help="print a machine-readable report")
+    c.set_defaults(func=cmd_check)
+
+    b = sub.add_parser("build", help="check, then render everything into the output folder")
+    b.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
+    b.add_argument("--out", default=str(find_default(DEFAULT_OUT)), metavar="DIR")
+    b.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    b.add_argument("--game", metavar="SLUG", help="build one game only")
+    b.add_argument("--ink", choices=("full", "low"), default="full",
+                   help="low: outlines and greyscale for the component sheets")
+    b.set_defaults(func=cmd_build)
+
+    args = ap.parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,489 @@
+"""Stage 1: load the content folder into the validated model.
+
+Layout of a content folder::
+
+    index.yaml              games in order, and the introduction to War
+    <slug>/game.yaml        metadata, options, comparison row, quick reference
+    <slug>/rules.md         numbered rules: '#' 1., '##' 1.1, '###' 1.1.1, each '{#id}'
+    <slug>/glossary.yaml    terms and definitions
+    <slug>/examples/*.yaml  worked examples (one per file)
+
+Every problem found is collected as a :class:`Diagnostic` with file, line and column; the
+loader goes on after an error so that one run reports them all.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostic, Diagnostics, Located
+from .model import Content, Example, Game, OptionInfo, Rule, Step, Term
+from .yamlsrc import LocDict, LocList, load_yaml
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
+HEADING_ID_RE = re.compile(r"^(.*?)\s*\{#([^}\s]*)\}$")
+XREF_RE = re.compile(r"\[\[([^\]]*)\]\]")
+# Raw HTML in Markdown: an opening, closing or self-closing tag, a comment or a
+# processing instruction. Content is data: it may not carry markup of its own.
+HTML_RE = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?|!--|\?|!\[CDATA\[|![A-Za-z])[^<>]*>?")
+CODE_SPAN_RE = re.compile(r"`[^`]*`")
+
+STEP_KEYS = {"decide", "chance", "expect", "comment", "repeat"}
+EXAMPLE_KEYS = {"id", "title", "rules", "options", "setup", "steps", "intro", "outro"}
+GAME_KEYS = {
+    "slug", "title", "engine", "designer", "credit", "tagline", "summary", "players",
+    "time", "components", "options", "compare", "quickref",
+}
+COMPARE_KEYS = ("players", "deck", "choices", "win", "length")
+
+
+def rel(path: Path, root: Path) -> str:
+    """A path as shown in messages: relative to the working folder when possible."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+class Loader:
+    def __init__(self, root: Path, diags: Diagnostics):
+        self.root = root
+        self.diags = diags
+
+    # ------------------------------------------------------------------ helpers
+    def show(self, path: Path) -> str:
+        return rel(path, self.root)
+
+    def yaml(self, path: Path) -> Any:
+        try:
+            return load_yaml(path, self.show(path))
+        except Diagnostic as d:
+            self.diags.append(d)
+            return None
+
+    def require(self, data: LocDict, key: str, kind: type | tuple, what: str) -> Any:
+        if key not in data:
+            self.diags.error(Located(data.path, data.line, data.col), f"{what}: '{key}' is missing")
+            return None
+        value = data[key]
+        if not isinstance(value, kind):
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            self.diags.error(data.at(key), f"{what}: '{key}' must be {_kind_word(names)}, got {value!r}")
+            return None
+        return value
+
+    def unknown_keys(self, data: LocDict, allowed: set[str], what: str) -> None:
+        for k in data:
+            if k not in allowed:
+                line, col = data.key_pos(k)
+                self.diags.error(Located(data.path, line, col),
+                                 f"{what}: unknown key '{k}' (allowed: {', '.join(sorted(allowed))})")
+
+    def check_markdown(self, text: str, where: Located, first_line: int | None = None) -> None:
+        """Refuse raw HTML. ``where`` is the position of the YAML value (or, with
+        ``first_line``, the line the text starts on)."""
+        start = first_line if first_line is not None else text_start(text, where)
+        for i, line in enumerate(text.splitlines()):
+            scrubbed = CODE_SPAN_RE.sub(lambda m: " " * len(m.group()), line)
+            m = HTML_RE.search(scrubbed)
+            if m:
+                self.diags.error(
+                    Located(where.path, start + i, m.start() + 1),
+                    f"raw HTML is not allowed in content ('{m.group()[:30]}'); "
+                    f"write Markdown, or escape the '<' as '\\<'",
+                )
+
+    # ------------------------------------------------------------------ content
+    def load(self) -> Content:
+        index_path = self.root / "index.yaml"
+        order: list[str] = []
+        intro = ""
+        if index_path.exists():
+            idx = self.yaml(index_path)
+            if isinstance(idx, LocDict):
+                self.unknown_keys(idx, {"games", "intro"}, "index.yaml")
+                games = idx.get("games") or []
+                if isinstance(games, list):
+                    order = [str(g) for g in games]
+                    for i, slug in enumerate(games):
+                        if not (self.root / str(slug) / "game.yaml").exists():
+                            self.diags.error(games.at(i), f"no game folder '{slug}' with a game.yaml")
+                intro = str(idx.get("intro") or "")
+                if intro:
+                    self.check_markdown(intro, idx.at("intro"))
+            elif idx is not None:
+                self.diags.error(Located(self.show(index_path), 1, 1), "index.yaml must be a mapping")
+        found = sorted(p.parent.name for p in self.root.glob("*/game.yaml"))
+        if not found and not self.diags.errors:
+            self.diags.error(Located(self.show(self.root), 0, 0),
+                             "no games here (expected <slug>/game.yaml folders)")
+        slugs = [s for s in order if s in found] + [s for s in found if s not in order]
+        games = []
+        for slug in slugs:
+            g = self.load_game(self.root / slug)
+            if g is not None:
+                games.append(g)
+        return Content(root=str(self.root), games=games, intro=intro)
+
+    def load_game(self, folder: Path) -> Game | None:
+        from .engine import GAMES  # the engine's declarations validate options and rules
+
+        gpath = folder / "game.yaml"
+        data = self.yaml(gpath)
+        if data is None:
+            return None
+        where = Located(self.show(gpath), 1, 1)
+        if not isinstance(data, LocDict):
+            self.diags.error(where, "game.yaml must be a mapping")
+            return None
+        self.unknown_keys(data, GAME_KEYS, "game.yaml")
+        slug = self.require(data, "slug", str, "game.yaml")
+        if slug is not None and slug != folder.name:
+            self.diags.error(data.at("slug"), f"slug '{slug}' does not match its folder '{folder.name}'")
+        slug = folder.name
+        title = self.require(data, "title", str, "game.yaml") or slug
+        engine = self.require(data, "engine", str, "game.yaml")
+        gamedef = None
+        if engine is not None:
+            gamedef = GAMES.get(engine)
+            if gamedef is None:
+                self.diags.error(data.at("engine"),
+                                 f"unknown engine '{engine}' (known: {', '.join(GAMES)})")
+        players = self.require(data, "players", dict, "game.yaml") or LocDict()
+        pmin = players.get("min", 2)
+        pmax = players.get("max", pmin)
+        names = players.get("names") or {}
+        if not isinstance(names, dict):
+            self.diags.error(players.at("names"), "players.names must map p1, p2, ... to names")
+            names = {}
+        names = {str(k): str(v) for k, v in names.items()}
+        for i in range(1, int(pmax) + 1 if isinstance(pmax, int) else 3):
+            names.setdefault(f"p{i}", f"Player {i}")
+
+        options = []
+        opts = data.get("options") or LocDict()
+        if not isinstance(opts, dict):
+            self.diags.error(data.at("options"), "options must be a mapping of option name to details")
+            opts = LocDict()
+        for name, spec in opts.items():
+            if not isinstance(spec, dict):
+                self.diags.error(opts.at(name), f"option '{name}' must have default, label and text")
+                continue
+            self.unknown_keys(spec, {"default", "label", "text"}, f"option '{name}'")
+            default = spec.get("default")
+            if gamedef is not None:
+                if name not in gamedef.options:
+                    self.diags.error(opts.at(name), f"the {engine} engine has no option '{name}' "
+                                     f"(it has: {', '.join(gamedef.options) or 'none'})")
+                else:
+                    msg = gamedef.options[name].check(default)
+                    if msg:
+                        self.diags.error(spec.at("default"), msg)
+            text = str(spec.get("text") or "")
+            self.check_markdown(text, spec.at("text"))
+            options.append(OptionInfo(name, default, str(spec.get("label") or name), text))
+        if gamedef is not None:
+            for name in gamedef.options:
+                if name not in opts:
+                    self.diags.error(data.at("options") if "options" in data else where,
+                                     f"option '{name}' of the {engine} engine is not described "
+                                     f"in game.yaml (every option is printed in the rulebook)")
+
+        compare = data.get("compare") or {}
+        for k in COMPARE_KEYS:
+            if k not in compare:
+                self.diags.error(data.at("compare") if "compare" in data else where,
+                                 f"compare: '{k}' is missing (the comparison table needs "
+                                 f"{', '.join(COMPARE_KEYS)})")
+        quickref = data.get("quickref") or []
+        for key in ("summary", "credit"):
+            if key in data:
+                self.check_markdown(str(data[key]), data.at(key))
+
+        rules = self.load_rules(folder / "rules.md")
+        index = {r.id: r for top in rules for r in top.walk()}
+        glossary = self.load_glossary(folder / "glossary.yaml", index)
+        if gamedef is not None and rules:
+            missing = sorted(gamedef.rule_ids - set(index))
+            for rid in missing:
+                self.diags.error(Located(self.show(folder / "rules.md"), 1, 1),
+                                 f"the engine cites rule '{rid}', which rules.md does not define")
+
+        examples = []
+        ex_dir = folder / "examples"
+        seen: dict[str, Located] = {}
+        for path in sorted(ex_dir.glob("*.yaml")):
+            ex = self.load_example(path, index)
+            if ex is None:
+                continue
+            if ex.id in seen:
+                first = seen[ex.id]
+                self.diags.error(ex.where, f"example id '{ex.id}' is already used at "
+                                 f"{first.path}:{first.line}")
+                continue
+            seen[ex.id] = ex.where
+            examples.append(ex)
+
+        return Game(
+            slug=slug, title=title, engine=engine or "", designer=str(data.get("designer") or ""),
+            credit=str(data.get("credit") or ""), tagline=str(data.get("tagline") or ""),
+            summary=str(data.get("summary") or ""),
+            players_min=pmin if isinstance(pmin, int) else 2,
+            players_max=pmax if isinstance(pmax, int) else 2,
+            player_names=names, time=str(data.get("time") or ""),
+            components=list(data.get("components") or []), options=options,
+            compare={k: str(compare.get(k, "")) for k in COMPARE_KEYS},
+            quickref=[str(q) for q in quickref], rules=rules, glossary=glossary,
+            examples=examples, dir=str(folder), where=where,
+        )
+
+    # ------------------------------------------------------------------ rules
+    def load_rules(self, path: Path) -> list[Rule]:
+        shown = self.show(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            self.diags.error(Located(shown, 0, 0), "rules.md is missing")
+            return []
+        tops: list[Rule] = []
+        stack: list[Rule] = []
+        counters = [0, 0, 0]
+        body: list[str] = []
+        body_start = 1
+        current: Rule | None = None
+        seen: dict[str, Located] = {}
+        in_fence = False
+
+        def flush() -> None:
+            if current is not None:
+                current.body = "\n".join(body).strip("\n")
+                self.check_markdown(current.body, Located(shown, body_start, 1), first_line=body_start)
+
+        for lineno, line in enumerate(text.splitlines(), start=1):
+            if line.lstrip().startswith("```"):
+                in_fence = not in_fence
+            m = HEADING_RE.match(line) if not in_fence else None
+            if not m:
+                if current is None and line.strip():
+                    self.diags.error(Located(shown, lineno, 1),
+                                     "text before the first heading; every rule belongs to a section")
+                if not body and not line.strip():
+                    body_start = lineno + 1
+                    continue
+                if not body:
+                    body_start = lineno
+                body.append(line)
+                continue
+            flush()
+            body = []
+            body_start = lineno + 1
+            level = len(m.group(1))
+            if level > 3:
+                self.diags.error(Located(shown, lineno, 1),
+                                 "rules go three levels deep at most (#, ##, ###: 1., 1.1, 1.1.1)")
+                level = 3
+            hm = HEADING_ID_RE.match(m.group(2))
+            if not hm:
+                self.diags.error(Located(shown, lineno, len(line)),
+                                 f"heading '{m.group(2)}' has no id; end it with {{#some-id}}")
+                title, rid = m.group(2), f"line-{lineno}"
+            else:
+                title, rid = hm.group(1).strip(), hm.group(2)
+                if not ID_RE.match(rid):
+                    self.diags.error(Located(shown, lineno, line.index("{#") + 1),
+                                     f"rule id '{rid}' must be lower-case letters, digits and hyphens")
+            if rid in seen:
+                self.diags.error(Located(shown, lineno, 1),
+                                 f"rule id '{rid}' is already used on line {seen[rid].line}")
+            seen[rid] = Located(shown, lineno, 1)
+            if level > len(stack) + 1:
+                self.diags.error(Located(shown, lineno, 1),
+                                 f"heading level {level} directly under level {len(stack)}; "
+                                 f"do not skip a level")
+                level = len(stack) + 1
+            counters[level - 1] += 1
+            for i in range(level, 3):
+                counters[i] = 0
+            number = ".".join(str(c) for c in counters[:level]) + ("." if level == 1 else "")
+            del stack[level - 1:]
+            part = "rules"
+            low = rid
+            if level == 1 and low in ("golden-rules", "golden"):
+                part = "golden"
+            elif level == 1 and low == "clarifications":
+                part = "clarifications"
+            elif stack:
+                part = stack[0].part
+            rule = Rule(id=rid, number=number, title=title, level=level, body="",
+                        where=Located(shown, lineno, 1), part=part,
+                        parent=stack[-1].id if stack else None)
+            if stack:
+                stack[-1].children.append(rule)
+            else:
+                tops.append(rule)
+            stack.append(rule)
+            current = rule
+        flush()
+        if not tops:
+            self.diags.error(Located(shown, 1, 1), "rules.md has no numbered sections")
+        # cross-references
+        index = {r.id for t in tops for r in t.walk()}
+        for t in tops:
+            for r in t.walk():
+                self.check_xrefs(r.body, Located(shown, r.where.line + 1, 1), index,
+                                 first_line=self._body_first_line(text, r))
+        return tops
+
+    @staticmethod
+    def _body_first_line(text: str, rule: Rule) -> int:
+        lines = text.splitlines()
+        i = rule.where.line  # 0-based index of the line after the heading
+        while i < len(lines) and not lines[i].strip():
+            i += 1
+        return i + 1
+
+    def check_xrefs(self, text: str, where: Located, index: set[str] | dict,
+                    first_line: int | None = None) -> None:
+        start = first_line if first_line is not None else text_start(text, where)
+        for i, line in enumerate(text.splitlines()):
+            for m in XREF_RE.finditer(line):
+                if m.group(1) not in index:
+                    self.diags.error(Located(where.path, start + i, m.start() + 1),
+                                     f"unknown rule id '{m.group(1)}' in cross-reference")
+
+    # ------------------------------------------------------------------ glossary
+    def load_glossary(self, path: Path, index: dict[str, Rule]) -> list[Term]:
+        data = self.yaml(path) if path.exists() else None
+        shown = self.show(path)
+        if data is None:
+            if not path.exists():
+                self.diags.error(Located(shown, 0, 0), "glossary.yaml is missing")
+            return []
+        if not isinstance(data, LocList):
+            self.diags.error(Located(shown, 1, 1), "glossary.yaml must be a list of terms")
+            return []
+        out = []
+        for i, item in enumerate(data):
+            if not isinstance(item, LocDict):
+                self.diags.error(data.at(i), "a glossary entry needs 'term' and 'definition'")
+                continue
+            self.unknown_keys(item, {"term", "definition", "see"}, "glossary entry")
+            term = self.require(item, "term", str, "glossary entry")
+            definition = self.require(item, "definition", str, "glossary entry")
+            see = item.get("see") or []
+            if isinstance(see, str):
+                see = [see]
+            for j, rid in enumerate(see):
+                if rid not in index:
+                    w = see.at(j) if isinstance(see, LocList) else item.at("see")
+                    self.diags.error(w, f"unknown rule id '{rid}'")
+            if definition:
+                self.check_markdown(definition, item.at("definition"))
+                self.check_xrefs(definition, item.at("definition"), index)
+            if term and definition:
+                out.append(Term(term, definition, [str(s) for s in see], data.at(i)))
+        return sorted(out, key=lambda t: t.term.lower())
+
+    # ------------------------------------------------------------------ examples
+    def load_example(self, path: Path, index: dict[str, Rule]) -> Example | None:
+        data = self.yaml(path)
+        if data is None:
+            return None
+        shown = self.show(path)
+        if not isinstance(data, LocDict):
+            self.diags.error(Located(shown, 1, 1), "an example file must be a mapping")
+            return None
+        self.unknown_keys(data, EXAMPLE_KEYS, "example")
+        eid = self.require(data, "id", str, "example")
+        title = self.require(data, "title", str, "example")
+        if eid is not None and not ID_RE.match(eid):
+            self.diags.error(data.at("id"), f"example id '{eid}' must be lower-case letters, digits and hyphens")
+        rules = data.get("rules") or LocList()
+        if not isinstance(rules, list):
+            self.diags.error(data.at("rules"), "rules must be a list of rule ids")
+            rules = LocList()
+        for i, rid in enumerate(rules):
+            if str(rid) not in index:
+                self.diags.error(rules.at(i), f"unknown rule id '{rid}'")
+        options = data.get("options") or LocDict()
+        if not isinstance(options, dict):
+            self.diags.error(data.at("options"), "options must be a mapping")
+            options = LocDict()
+        setup = data.get("setup")
+        if not isinstance(setup, dict):
+            self.diags.error(data.at("setup") if "setup" in data else Located(shown, 1, 1),
+                             "example: 'setup' must be a mapping (piles: ...)")
+            setup = LocDict()
+        for key in ("intro", "outro"):
+            if key in data:
+                self.check_markdown(str(data[key]), data.at(key))
+                self.check_xrefs(str(data[key]), data.at(key), set(index))
+        steps_raw = data.get("steps")
+        steps: list[Step] = []
+        if not isinstance(steps_raw, list) or not steps_raw:
+            self.diags.error(data.at("steps") if "steps" in data else Located(shown, 1, 1),
+                             "example: 'steps' must be a non-empty list")
+            steps_raw = LocList()
+        n = 0
+        for i, s in enumerate(steps_raw):
+            where = steps_raw.at(i)
+            if s is None:
+                s = LocDict()
+                s.path, s.line, s.col = where.path, where.line, where.col
+            if not isinstance(s, LocDict):
+                self.diags.error(where, "a step must be a mapping (decide:, chance:, expect:, comment:)")
+                continue
+            self.unknown_keys(s, STEP_KEYS, "step")
+            if "decide" in s and "chance" in s:
+                self.diags.error(where, "a step is either a decision or a chance outcome, not both")
+            decide = s.get("decide")
+            if decide is not None and not isinstance(decide, dict):
+                self.diags.error(s.at("decide"), "decide: must map each deciding player (p1, p2, ...) to a decision")
+                decide = None
+            repeat = s.get("repeat", 1)
+            if not isinstance(repeat, int) or isinstance(repeat, bool) or repeat < 1:
+                self.diags.error(s.at("repeat"), "repeat must be a whole number of at least 1")
+                repeat = 1
+            if repeat > 1 and ("decide" in s or "chance" in s):
+                self.diags.error(s.at("repeat"), "repeat is only for forced steps (no decide:, no chance:)")
+                repeat = 1
+            comment = str(s.get("comment") or "")
+            if comment:
+                self.check_markdown(comment, s.at("comment"))
+                self.check_xrefs(comment, s.at("comment"), set(index))
+            expect = s.get("expect")
+            if expect is not None and not isinstance(expect, dict):
+                self.diags.error(s.at("expect"), "expect: must map state names to expected values")
+                expect = None
+            n += 1
+            steps.append(Step(index=n, where=where, decide=decide, chance=s.get("chance"),
+                              expect=expect, comment=comment, repeat=repeat, raw=s))
+        return Example(
+            id=eid or path.stem, title=title or path.stem, where=Located(shown, 1, 1),
+            rules=[str(r) for r in rules], options=dict(options), setup=setup, steps=steps,
+            intro=str(data.get("intro") or ""), outro=str(data.get("outro") or ""), raw=data,
+        )
+
+
+def text_start(text: str, where: Located) -> int:
+    """The line a YAML text value starts on: a block scalar (``|`` or ``>``, which ends in a
+    newline) starts on the line after its key; a plain or quoted one on the key's line."""
+    return where.line + (1 if text.endswith("\n") else 0)
+
+
+def _kind_word(name: str) -> str:
+    return {"str": "text", "int": "a whole number", "dict": "a mapping", "list": "a list",
+            "LocDict": "a mapping", "LocList": "a list"}.get(name, name)
+
+
+def load_content(root: Path | str, diags: Diagnostics | None = None) -> tuple[Content, Diagnostics]:
+    diags = diags if diags is not None else Diagnostics()
+    root = Path(root)
+    if not root.is_dir():
+        diags.error(Located(str(root), 0, 0), "content folder not found")
+        return Content(root=str(root), games=[]), diags
+    content = Loader(root, diags).load()
+    return content, diags

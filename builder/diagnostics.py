@@ -1,0 +1,61 @@
+"""Errors that point at a place in a content file, reported like a compiler's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Located:
+    path: str
+    line: int
+    col: int = 1
+
+
+class Diagnostic(Exception):
+    """One problem in the content: ``path:line:col: error: message``.
+
+    ``detail`` holds further lines (indented under the message), such as the state before a
+    failed step.
+    """
+
+    def __init__(self, path: str, line: int, col: int, message: str,
+                 severity: str = "error", detail: str = ""):
+        super().__init__(message)
+        self.path = path
+        self.line = line
+        self.col = col
+        self.message = message
+        self.severity = severity
+        self.detail = detail
+
+    @classmethod
+    def at(cls, where: Located, message: str, **kw) -> "Diagnostic":
+        return cls(where.path, where.line, where.col, message, **kw)
+
+    def format(self) -> str:
+        head = f"{self.path}:{self.line}:{self.col}: {self.severity}: {self.message}"
+        if self.detail:
+            head += "\n" + "\n".join("    " + ln for ln in self.detail.splitlines())
+        return head
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "line": self.line, "col": self.col,
+                "severity": self.severity, "message": self.message, "detail": self.detail}
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+class Diagnostics(list):
+    """The problems of one run, in the order found."""
+
+    def error(self, where: Located, message: str, detail: str = "") -> None:
+        self.append(Diagnostic.at(where, message, detail=detail))
+
+    def warning(self, where: Located, message: str) -> None:
+        self.append(Diagnostic.at(where, message, severity="warning"))
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self if d.severity == "error"]

@@ -1,0 +1,674 @@
+"""The shared core of the reference engine.
+
+Every game is a small state machine in the manner of OpenSpiel's pure-Python games:
+
+* a :class:`State` knows what is *pending*: either a chance event (:class:`ChanceNode`,
+  e.g. a shuffle, whose outcome is an explicit value) or a decision for one or more
+  players at once (:class:`DecisionNode`; simultaneous hidden choices are one joint step,
+  ruling R0.2);
+* each pending player has an explicit :class:`Choice` of legal decisions;
+* :meth:`State.apply` takes one joint decision (or :meth:`State.apply_chance` one chance
+  outcome), checks it against the rules and returns the typed :class:`Event` list of what
+  happened, each event citing the rule id it follows;
+* :meth:`State.result` is ``None`` until the game is over.
+
+Piles are plain lists of :class:`Card`, **top of the pile first** (index 0 is the top),
+matching the notation of the content files.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("C", "D", "H", "S")
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+RANK_NAMES = {
+    "A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
+    "7": "seven", "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen",
+    "K": "king",
+}
+
+#: Ace high: 2..10, J=11, Q=12, K=13, A=14.
+ACE_HIGH = {r: i for i, r in enumerate(RANKS[1:] + ("A",), start=2)}
+#: Ace low: A=1, 2..10, J=11, Q=12, K=13.
+ACE_LOW = {r: i for i, r in enumerate(RANKS, start=1)}
+
+
+class CardError(ValueError):
+    """A card name that does not name a card."""
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    rank: str
+    suit: str
+
+    @staticmethod
+    def parse(text: Any) -> "Card":
+        if isinstance(text, Card):
+            return text
+        if not isinstance(text, (str, int)):
+            raise CardError(f"expected a card such as QD or 10H, got {text!r}")
+        s = str(text).strip().upper()
+        rank, suit = s[:-1], s[-1:]
+        if suit not in SUITS or rank not in RANKS:
+            raise CardError(
+                f"unknown card '{text}' (a card is a rank A 2-10 J Q K then a suit C D H S, "
+                f"e.g. QD or 10H)"
+            )
+        return Card(rank, suit)
+
+    def __str__(self) -> str:
+        return self.rank + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card({self})"
+
+    @property
+    def red(self) -> bool:
+        return self.suit in ("D", "H")
+
+    def name(self) -> str:
+        return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
+
+
+def parse_cards(items: Iterable[Any]) -> list[Card]:
+    return [Card.parse(x) for x in items]
+
+
+def full_deck(suits: Sequence[str] = SUITS) -> list[Card]:
+    return [Card(r, s) for s in suits for r in RANKS]
+
+
+def cards_str(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cards) or "(none)"
+
+
+# --------------------------------------------------------------------------- errors
+class IllegalDecision(Exception):
+    """A decision the rules forbid. ``rule`` is the id of the rule that forbids it."""
+
+    def __init__(self, rule: str, message: str, player: str | None = None):
+        super().__init__(message)
+        self.rule = rule
+        self.player = player
+        self.message = message
+
+
+class SetupError(Exception):
+    """A setup that the game cannot start from. ``where`` is the setup key at fault
+    (e.g. ``("piles", "p1.deck", 3)``) so the checker can point at its line."""
+
+    def __init__(self, message: str, where: tuple = ()):
+        super().__init__(message)
+        self.message = message
+        self.where = where
+
+
+class DecisionFormatError(ValueError):
+    """A decision written in a form the choice does not understand."""
+
+
+# --------------------------------------------------------------------------- choices
+class Choice:
+    """The legal decisions of one player at one moment (or the outcomes of a chance node).
+
+    ``rule`` is the id of the rule that defines what is legal, cited when a decision is
+    refused.
+    """
+
+    rule: str = ""
+
+    def parse(self, raw: Any) -> Any:  # pragma: no cover - overridden
+        """Turn the written form (from YAML) into a decision value; raise
+        :class:`DecisionFormatError` if it cannot be read."""
+        return raw
+
+    def contains(self, value: Any) -> bool:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def sample(self, rng: random.Random) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def enumerate(self) -> list | None:
+        """All legal values, or ``None`` when there are too many to list."""
+        return None
+
+    def describe(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def why_illegal(self, value: Any) -> str:
+        return f"{fmt_value(value)} is not allowed here; the legal choices are {self.describe()}"
+
+    def is_forced(self) -> bool:
+        opts = self.enumerate()
+        return opts is not None and len(opts) == 1
+
+
+def fmt_value(v: Any) -> str:
+    if isinstance(v, Card):
+        return str(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(fmt_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {fmt_value(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+class OneOf(Choice):
+    """A short list of legal values (cards, words or numbers)."""
+
+    def __init__(self, values: Sequence[Any], rule: str):
+        self.values = list(values)
+        self.rule = rule
+
+    def parse(self, raw: Any) -> Any:
+        for v in self.values:
+            if v == raw or str(v).lower() == str(raw).strip().lower():
+                return v
+        # an unknown card should read as a card error, not as "not allowed"
+        if self.values and all(isinstance(v, Card) for v in self.values):
+            try:
+                return Card.parse(raw)
+            except CardError as e:
+                raise DecisionFormatError(str(e)) from None
+        return raw
+
+    def contains(self, value: Any) -> bool:
+        return value in self.values
+
+    def sample(self, rng: random.Random) -> Any:
+        return rng.choice(self.values)
+
+    def enumerate(self) -> list:
+        return list(self.values)
+
+    def describe(self) -> str:
+        return ", ".join(fmt_value(v) for v in self.values)
+
+
+class IntRange(Choice):
+    """A whole number from ``lo`` to ``hi`` inclusive."""
+
+    def __init__(self, lo: int, hi: int, rule: str, what: str = "number"):
+        self.lo, self.hi, self.rule, self.what = lo, hi, rule, what
+
+    def parse(self, raw: Any) -> int:
+        if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+            raise DecisionFormatError(f"expected a whole number, got {raw!r}")
+        try:
+            return int(raw)
+        except ValueError:
+            raise DecisionFormatError(f"expected a whole number, got {raw!r}") from None
+
+    def contains(self, value: Any) -> bool:
+        return isinstance(value, int) and self.lo <= value <= self.hi
+
+    def sample(self, rng: random.Random) -> int:
+        return rng.randint(self.lo, self.hi)
+
+    def enumerate(self) -> list[int] | None:
+        return list(range(self.lo, self.hi + 1))
+
+    def describe(self) -> str:
+        return f"{self.what} from {self.lo} to {self.hi}" if self.lo != self.hi else str(self.lo)
+
+    def why_illegal(self, value: Any) -> str:
+        return f"{value} is out of range: the {self.what} must be from {self.lo} to {self.hi}"
+
+
+class SubsetOf(Choice):
+    """Exactly ``count`` cards chosen from ``cards`` (a multiset)."""
+
+    def __init__(self, cards: Sequence[Card], count: int, rule: str, what: str = "cards"):
+        self.cards, self.count, self.rule, self.what = list(cards), count, rule, what
+
+    def parse(self, raw: Any) -> tuple[Card, ...]:
+        if raw is None or raw == "none":
+            raw = []
+        if not isinstance(raw, (list, tuple)):
+            raise DecisionFormatError(f"expected a list of cards, got {raw!r}")
+        try:
+            return tuple(parse_cards(raw))
+        except CardError as e:
+            raise DecisionFormatError(str(e)) from None
+
+    def contains(self, value: Any) -> bool:
+        if not isinstance(value, tuple) or len(value) != self.count:
+            return False
+        return not (Counter(value) - Counter(self.cards))
+
+    def sample(self, rng: random.Random) -> tuple[Card, ...]:
+        return tuple(rng.sample(self.cards, self.count))
+
+    def enumerate(self) -> list | None:
+        if self.count == 0:
+            return [()]
+        return None
+
+    def is_forced(self) -> bool:
+        return self.count == 0 or self.count == len(self.cards)
+
+    def forced_value(self) -> tuple[Card, ...]:
+        return () if self.count == 0 else tuple(self.cards)
+
+    def describe(self) -> str:
+        return f"exactly {self.count} of {self.what} {cards_str(self.cards)}"
+
+    def why_illegal(self, value: Any) -> str:
+        if isinstance(value, tuple) and len(value) != self.count:
+            return f"{len(value)} cards chosen, but exactly {self.count} must be"
+        extra = Counter(value) - Counter(self.cards)
+        return f"{cards_str(sorted(extra))} not among {self.what} {cards_str(self.cards)}"
+
+
+class OrderOf(Choice):
+    """An order (top first) of exactly the given cards: a permutation, or a chance
+    outcome such as a shuffle."""
+
+    def __init__(self, cards: Sequence[Card], rule: str, what: str = "cards"):
+        self.cards, self.rule, self.what = list(cards), rule, what
+
+    def parse(self, raw: Any) -> tuple[Card, ...]:
+        if not isinstance(raw, (list, tuple)):
+            raise DecisionFormatError(f"expected a list of cards, top first, got {raw!r}")
+        try:
+            return tuple(parse_cards(raw))
+        except CardError as e:
+            raise DecisionFormatError(str(e)) from None
+
+    def contains(self, value: Any) -> bool:
+        return isinstance(value, tuple) and Counter(value) == Counter(self.cards)
+
+    def sample(self, rng: random.Random) -> tuple[Card, ...]:
+        out = list(self.cards)
+        rng.shuffle(out)
+        return tuple(out)
+
+    def enumerate(self) -> list | None:
+        return [tuple(self.cards)] if len(set(self.cards)) <= 1 else None
+
+    def is_forced(self) -> bool:
+        return len(set(self.cards)) <= 1
+
+    def forced_value(self) -> tuple[Card, ...]:
+        return tuple(self.cards)
+
+    def describe(self) -> str:
+        return f"an order of the {len(self.cards)} {self.what} {cards_str(self.cards)}"
+
+    def why_illegal(self, value: Any) -> str:
+        have, want = Counter(value), Counter(self.cards)
+        parts = []
+        if want - have:
+            parts.append(f"missing {cards_str(sorted(want - have))}")
+        if have - want:
+            parts.append(f"{cards_str(sorted(have - want))} not among them")
+        return f"not an order of the {self.what} {cards_str(self.cards)}: " + "; ".join(parts)
+
+
+def forced_value(choice: Choice) -> Any:
+    """The single legal value of a forced choice."""
+    if hasattr(choice, "forced_value"):
+        return choice.forced_value()
+    opts = choice.enumerate()
+    assert opts is not None and len(opts) == 1
+    return opts[0]
+
+
+# --------------------------------------------------------------------------- nodes
+@dataclass
+class DecisionNode:
+    """One joint step: every player in ``choices`` decides, without seeing the others'
+    decisions (R0.2). ``what`` says in words what is being decided."""
+
+    choices: dict[str, Choice]
+    what: str = ""
+
+    kind = "decision"
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.choices)
+
+
+@dataclass
+class ChanceNode:
+    """A chance event; its outcome is written down in an example, or drawn from a seeded
+    generator in simulation (R0.1)."""
+
+    choice: Choice
+    what: str = ""
+    player: str | None = None
+
+    kind = "chance"
+
+
+# --------------------------------------------------------------------------- events
+@dataclass
+class Event:
+    """Something that happened, citing the rule it follows.
+
+    ``text`` is the narration with player placeholders (``{p1}``, ``{p2}``, ...) that the
+    renderers fill with the game's player names.
+    """
+
+    kind: str
+    rule: str
+    text: str
+    player: str | None = None
+    cards: tuple[Card, ...] = ()
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def narrate(self, names: dict[str, str] | None = None) -> str:
+        names = names or {}
+        return self.text.format_map(_Names(names))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "rule": self.rule,
+            "text": self.text,
+            "player": self.player,
+            "cards": [str(c) for c in self.cards],
+            "data": {k: _jsonable(v) for k, v in self.data.items()},
+        }
+
+
+class _Names(dict):
+    def __missing__(self, key: str) -> str:
+        if key.startswith("p") and key[1:].isdigit():
+            return f"Player {key[1:]}"
+        return "{" + key + "}"
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, Card):
+        return str(v)
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    return v
+
+
+# --------------------------------------------------------------------------- table
+@dataclass
+class Zone:
+    """One place on the table as a diagram shows it: a stack of cards.
+
+    ``row`` and ``col`` place it on a grid seen from above (row 0 is the far side of the
+    table, the last row the near side); ``cards`` are listed bottom first as they lie, each
+    with whether it is face up. ``count`` is shown for piles drawn as a single back.
+    """
+
+    id: str
+    label: str
+    row: int
+    col: int
+    cards: list[tuple[Card, bool]] = field(default_factory=list)
+    owner: str | None = None
+    count: int | None = None
+    style: str = "stack"  # stack (cards overlap), fan (side by side), pile (one card + count)
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "label": self.label, "row": self.row, "col": self.col,
+            "cards": [[str(c), up] for c, up in self.cards], "owner": self.owner,
+            "count": self.count, "style": self.style, "note": self.note,
+        }
+
+
+@dataclass
+class Result:
+    """The end of a game: ``winner`` is a player id or ``None`` for a draw."""
+
+    winner: str | None
+    reason: str
+    rule: str
+
+    @property
+    def label(self) -> str:
+        return self.winner or "draw"
+
+
+# --------------------------------------------------------------------------- options
+@dataclass
+class Option:
+    name: str
+    default: Any
+    doc: str
+    choices: tuple | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> str | None:
+        """Return an error message if ``value`` is not valid for this option."""
+        if self.choices is not None:
+            if value not in self.choices:
+                return f"option '{self.name}' must be one of {', '.join(map(str, self.choices))}, got {value!r}"
+            return None
+        if isinstance(self.default, int) and not isinstance(self.default, bool):
+            if isinstance(value, bool) or not isinstance(value, int):
+                return f"option '{self.name}' must be a whole number, got {value!r}"
+            if self.minimum is not None and value < self.minimum:
+                return f"option '{self.name}' must be at least {self.minimum}, got {value}"
+            if self.maximum is not None and value > self.maximum:
+                return f"option '{self.name}' must be at most {self.maximum}, got {value}"
+        return None
+
+
+def resolve_options(spec: dict[str, Option], given: dict[str, Any] | None) -> dict[str, Any]:
+    """Defaults filled in; raises SetupError on an unknown or invalid option."""
+    given = dict(given or {})
+    out = {name: opt.default for name, opt in spec.items()}
+    for k, v in given.items():
+        if k not in spec:
+            raise SetupError(
+                f"unknown option '{k}' (this game's options: {', '.join(spec) or 'none'})",
+                ("options", k),
+            )
+        msg = spec[k].check(v)
+        if msg:
+            raise SetupError(msg, ("options", k))
+        out[k] = v
+    return out
+
+
+# --------------------------------------------------------------------------- state
+class State:
+    """Base class of every game's state. Subclasses implement ``pending``, ``_apply``,
+    ``_apply_chance``, ``view``, ``table``, ``all_cards`` and set ``self.result``."""
+
+    game: "GameDef"
+
+    def __init__(self, options: dict[str, Any]):
+        self.options = options
+        self.result: Result | None = None
+        self.steps = 0
+        self._shown: list[Zone] | None = None
+
+    # --- players
+    @property
+    def players(self) -> list[str]:
+        return [f"p{i}" for i in range(1, self.num_players + 1)]
+
+    num_players = 2
+
+    # --- to implement
+    def pending(self) -> DecisionNode | ChanceNode | None:
+        raise NotImplementedError
+
+    def _apply(self, decisions: dict[str, Any]) -> list[Event]:
+        raise NotImplementedError
+
+    def _apply_chance(self, outcome: Any) -> list[Event]:
+        raise NotImplementedError
+
+    def view(self) -> dict[str, Any]:
+        """Everything an example may expect, by name (``p1.deck``, ``p1.stones``, ...).
+        Piles are lists of cards, top first; an example may compare a pile to a number
+        (its size) or to a list (its exact contents)."""
+        raise NotImplementedError
+
+    def table(self) -> list[Zone]:
+        raise NotImplementedError
+
+    def all_cards(self) -> Counter:
+        """Every card the game holds, wherever it is (out-of-game piles included)."""
+        raise NotImplementedError
+
+    # --- shared machinery
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def clone(self) -> "State":
+        return copy.deepcopy(self)
+
+    def show(self) -> None:
+        """Record the table as it lies now (called by a game at the moment of a reveal),
+        so a diagram of the step shows the cards in play before they are collected."""
+        self._shown = self.table()
+
+    def take_shown(self) -> list[Zone]:
+        shown, self._shown = self._shown, None
+        return shown if shown is not None else self.table()
+
+    def apply(self, decisions: dict[str, Any]) -> list[Event]:
+        node = self.pending()
+        if node is None:
+            raise IllegalDecision("", "the game is over; no decision can be made")
+        if node.kind != "decision":
+            raise IllegalDecision(
+                getattr(node.choice, "rule", ""),
+                f"a chance event is pending ({node.what}); its outcome must be given, not a decision",
+            )
+        missing = [p for p in node.choices if p not in decisions]
+        extra = [p for p in decisions if p not in node.choices]
+        if extra:
+            p = extra[0]
+            raise IllegalDecision(
+                next(iter(node.choices.values())).rule,
+                f"{p} has no decision to make now ({node.what}; deciding: {', '.join(node.choices)})",
+                p,
+            )
+        if missing:
+            p = missing[0]
+            raise IllegalDecision(
+                node.choices[p].rule,
+                f"{p} must decide now ({node.what}): {node.choices[p].describe()}",
+                p,
+            )
+        for p, value in decisions.items():
+            ch = node.choices[p]
+            if not ch.contains(value):
+                raise IllegalDecision(ch.rule, ch.why_illegal(value), p)
+        self.steps += 1
+        self._shown = None
+        return self._apply(dict(decisions))
+
+    def apply_chance(self, outcome: Any) -> list[Event]:
+        node = self.pending()
+        if node is None or node.kind != "chance":
+            raise IllegalDecision("", "no chance event is pending here")
+        if not node.choice.contains(outcome):
+            raise IllegalDecision(node.choice.rule, node.choice.why_illegal(outcome), node.player)
+        self.steps += 1
+        self._shown = None
+        return self._apply_chance(outcome)
+
+    def forced_decisions(self) -> dict[str, Any] | None:
+        """The joint decision if every pending player has exactly one legal choice."""
+        node = self.pending()
+        if node is None or node.kind != "decision":
+            return None
+        if all(ch.is_forced() for ch in node.choices.values()):
+            return {p: forced_value(ch) for p, ch in node.choices.items()}
+        return None
+
+
+# --------------------------------------------------------------------------- games
+Bot = Callable[[State, str, random.Random], Any]
+
+
+@dataclass
+class GameDef:
+    """What the rest of warbook knows about one game's engine."""
+
+    slug: str
+    title: str
+    options: dict[str, Option]
+    #: every rule id the engine cites in events or refusals; content must define them all
+    rule_ids: frozenset[str]
+    #: every event kind the engine emits, with a line of documentation
+    event_kinds: dict[str, str]
+    #: every view key with a line of documentation (``{p}`` stands for a player id)
+    view_keys: dict[str, str]
+    new_game: Callable[[dict[str, Any], random.Random], State]
+    from_setup: Callable[[dict[str, Any], dict[str, Any]], State]
+    heuristic: Bot
+    #: the documented bound on the number of steps (decisions + chance events) of a game
+    max_steps: Callable[[dict[str, Any]], int]
+    #: option sets worth testing (each a dict of non-default options)
+    option_sets: list[dict[str, Any]] = field(default_factory=lambda: [{}])
+    #: which group of piles a setup pile belongs to, for counting cards (games where each
+    #: player has a deck of their own answer e.g. "p1"); default: one group, "all"
+    supply_group: Callable[[str], str] | None = None
+    #: how many copies of ``card`` the group may hold under ``options``; default 1
+    card_supply: Callable[[dict[str, Any], str, Card], int] | None = None
+
+    def resolve(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        return resolve_options(self.options, options)
+
+
+def random_bot(state: State, player: str, rng: random.Random) -> Any:
+    """Plays any legal decision, uniformly where the choice can be listed."""
+    node = state.pending()
+    assert node is not None and node.kind == "decision"
+    return node.choices[player].sample(rng)
+
+
+def play_game(game: GameDef, options: dict[str, Any] | None, seed: int,
+              bots: dict[str, Bot] | Bot | None = None, on_step: Callable | None = None,
+              ) -> tuple[State, int]:
+    """Play one game from a seed. Returns the final state and the number of steps.
+
+    ``bots`` maps player ids to bots (or is one bot for all); the default is the random bot.
+    Chance outcomes come from the same seeded generator, so a seed and the bots fix the game.
+    """
+    opts = game.resolve(options)
+    rng = random.Random(seed)
+    state = game.new_game(opts, rng)
+    bound = game.max_steps(opts)
+    steps = 0
+    while not state.is_terminal():
+        node = state.pending()
+        if node is None:
+            raise AssertionError(f"{game.slug}: no pending node but no result")
+        if node.kind == "chance":
+            outcome = node.choice.sample(rng)
+            events = state.apply_chance(outcome)
+            decided: Any = outcome
+        else:
+            decided = {}
+            for p in node.choices:
+                bot = bots.get(p, random_bot) if isinstance(bots, dict) else (bots or random_bot)
+                decided[p] = bot(state, p, rng)
+            events = state.apply(decided)
+        steps += 1
+        if on_step is not None:
+            on_step(state, node, decided, events)
+        if steps > bound:
+            raise AssertionError(f"{game.slug}: game exceeded its documented bound of {bound} steps")
+    return state, steps
+
+
+def rotate(seq: Sequence[Any], n: int) -> list[Any]:
+    return list(itertools.islice(itertools.cycle(seq), n, n + len(seq)))

@@ -1,0 +1,239 @@
+"""Classic War, the baseline every variant is measured against.
+
+Rulings (RULINGS.md, "Classic War"): 26 cards each, ace high; a tie is a war of three
+face-down cards and one face-up card each, repeated while the face-up cards tie; a player
+who cannot complete a war plays what they have, the last card face up; won cards go to the
+bottom of the winner's deck, the winner's own cards first, each player's in the order
+played; all 52 cards win; a draw after ``max_tricks`` tricks (R0.3).
+
+There are no decisions in War: each trick is one step in which both players' only legal
+decision is ``turn``. A whole trick, wars included, is one step.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from .core import (
+    ACE_HIGH, Card, DecisionNode, Event, GameDef, OneOf, Option, Result, SetupError,
+    State, Zone, cards_str, full_deck, parse_cards,
+)
+
+PLAYERS = ("p1", "p2")
+
+OPTIONS = {
+    "max_tricks": Option(
+        "max_tricks", 5000, "The game is a draw after this many tricks (ruling R0.3).",
+        minimum=1, maximum=100000,
+    ),
+}
+
+RULES = frozenset({
+    "turn-up", "higher-takes", "war", "war-short", "collect",
+    "win-all-cards", "out-of-cards", "both-out", "trick-cap",
+})
+
+EVENT_KINDS = {
+    "reveal": "a player turns a card face up (data: role = trick or general)",
+    "soldiers": "a player lays cards face down in a war",
+    "war": "the face-up cards tie and a war begins",
+    "take": "a player takes the cards of the trick (data: count)",
+    "collect": "the won cards go under the winner's deck, own cards first",
+    "game-over": "the game ends (data: winner, reason)",
+}
+
+VIEW_KEYS = {
+    "{p}.deck": "the player's deck, top first",
+    "tricks": "tricks played so far",
+    "trick.winner": "who took the last trick (p1, p2 or none)",
+    "trick.wars": "how many wars the last trick needed",
+    "trick.cards": "how many cards the last trick's winner took",
+    "result": "p1, p2 or draw once the game is over; none before",
+}
+
+
+class WarState(State):
+    game: GameDef
+
+    def __init__(self, options: dict[str, Any], decks: dict[str, list[Card]]):
+        super().__init__(options)
+        self.decks = {p: list(decks[p]) for p in PLAYERS}
+        self.in_play: dict[str, list[tuple[Card, bool]]] = {p: [] for p in PLAYERS}
+        self.tricks = 0
+        self.last_winner: str | None = None
+        self.last_wars = 0
+        self.last_taken = 0
+        self._check_end_at_start()
+
+    # ----------------------------------------------------------------- protocol
+    def pending(self) -> DecisionNode | None:
+        if self.result is not None:
+            return None
+        return DecisionNode(
+            {p: OneOf(["turn"], rule="turn-up") for p in PLAYERS},
+            what="both turn up their top card",
+        )
+
+    def _apply(self, decisions: dict[str, Any]) -> list[Event]:
+        ev: list[Event] = []
+        self.in_play = {p: [] for p in PLAYERS}
+        played: dict[str, list[Card]] = {p: [] for p in PLAYERS}
+        up = {}
+        for p in PLAYERS:
+            c = self.decks[p].pop(0)
+            played[p].append(c)
+            self.in_play[p].append((c, True))
+            up[p] = c
+            ev.append(Event("reveal", "turn-up", f"{{{p}}} turns up {c}.", p, (c,),
+                            {"role": "trick"}))
+        wars = 0
+        while ACE_HIGH[up["p1"].rank] == ACE_HIGH[up["p2"].rank]:
+            wars += 1
+            ev.append(Event("war", "war",
+                            f"Both show a {up['p1'].rank}: war!", None,
+                            (up["p1"], up["p2"]), {"number": wars}))
+            out = [p for p in PLAYERS if not self.decks[p]]
+            if out:
+                self.show()
+                self._finish_trick(None, played, wars)
+                if len(out) == 2:
+                    self._end(None, "both players ran out of cards in a war", "both-out", ev)
+                else:
+                    w = "p2" if out[0] == "p1" else "p1"
+                    self._end(w, f"{{{out[0]}}} has no cards left for the war", "out-of-cards", ev)
+                    # the war's cards stay where they lie: the game is over
+                return ev
+            for p in PLAYERS:
+                n = min(4, len(self.decks[p]))
+                cards = self.decks[p][:n]
+                del self.decks[p][:n]
+                down, general = cards[:-1], cards[-1]
+                played[p].extend(cards)
+                if down:
+                    self.in_play[p].extend((c, False) for c in down)
+                    rule = "war" if n == 4 else "war-short"
+                    ev.append(Event("soldiers", rule,
+                                    f"{{{p}}} lays {len(down)} card{'s' if len(down) != 1 else ''} face down"
+                                    + ("" if n == 4 else " (all they can spare)") + ".",
+                                    p, tuple(down), {"count": len(down)}))
+                elif n < 4:
+                    ev.append(Event("soldiers", "war-short",
+                                    f"{{{p}}} has only one card left and turns it up at once.",
+                                    p, (), {"count": 0}))
+                self.in_play[p].append((general, True))
+                up[p] = general
+                ev.append(Event("reveal", "war" if n == 4 else "war-short",
+                                f"{{{p}}} turns up {general}.", p, (general,), {"role": "general"}))
+        winner = "p1" if ACE_HIGH[up["p1"].rank] > ACE_HIGH[up["p2"].rank] else "p2"
+        loser = "p2" if winner == "p1" else "p1"
+        self.show()
+        taken = played[winner] + played[loser]
+        self.decks[winner].extend(taken)
+        ev.append(Event("take", "war" if wars else "higher-takes",
+                        f"{{{winner}}}'s {up[winner]} beats {up[loser]}: "
+                        f"{{{winner}}} takes {len(taken)} cards.",
+                        winner, tuple(taken), {"count": len(taken)}))
+        ev.append(Event("collect", "collect",
+                        f"{{{winner}}} puts them under their deck, their own cards first.",
+                        winner, tuple(taken), {"count": len(taken)}))
+        self._finish_trick(winner, played, wars)
+        self.last_taken = len(taken)
+        if not self.decks[loser]:
+            self._end(winner, f"{{{winner}}} holds all 52 cards" if len(self.decks[winner]) == 52
+                      else f"{{{loser}}} has no cards left", "win-all-cards"
+                      if len(self.decks[winner]) == 52 else "out-of-cards", ev)
+        elif self.tricks >= self.options["max_tricks"]:
+            self._end(None, f"no winner after {self.tricks} tricks", "trick-cap", ev)
+        return ev
+
+    def _finish_trick(self, winner: str | None, played: dict, wars: int) -> None:
+        self.tricks += 1
+        self.last_winner = winner
+        self.last_wars = wars
+        self.last_taken = 0
+        self.in_play = {p: [] for p in PLAYERS}
+        if winner is None:
+            # nobody takes a war that ended the game: the cards stay on the table
+            self.in_play = {p: [(c, True) for c in played[p]] for p in PLAYERS}
+
+    def _end(self, winner: str | None, reason: str, rule: str, ev: list[Event]) -> None:
+        self.result = Result(winner, reason, rule)
+        text = ("{%s} wins: " % winner if winner else "The game is a draw: ") + reason + "."
+        ev.append(Event("game-over", rule, text, winner, (), {"winner": winner or "draw",
+                                                                 "reason": reason}))
+
+    def _check_end_at_start(self) -> None:
+        empty = [p for p in PLAYERS if not self.decks[p]]
+        if len(empty) == 2:
+            self.result = Result(None, "neither player has a card", "both-out")
+        elif empty:
+            w = "p2" if empty[0] == "p1" else "p1"
+            self.result = Result(w, f"{{{empty[0]}}} has no cards", "out-of-cards")
+
+    # ----------------------------------------------------------------- views
+    def view(self) -> dict[str, Any]:
+        v: dict[str, Any] = {f"{p}.deck": list(self.decks[p]) for p in PLAYERS}
+        v["tricks"] = self.tricks
+        v["trick.winner"] = self.last_winner or "none"
+        v["trick.wars"] = self.last_wars
+        v["trick.cards"] = self.last_taken
+        v["result"] = self.result.label if self.result else "none"
+        return v
+
+    def table(self) -> list[Zone]:
+        zones = []
+        for row, p in ((0, "p2"), (1, "p1")):
+            zones.append(Zone(f"{p}.deck", "Deck", row, 0, owner=p,
+                              cards=[(c, False) for c in self.decks[p][:1]],
+                              count=len(self.decks[p]), style="pile"))
+            zones.append(Zone(f"{p}.play", "In play", row, 1, owner=p,
+                              cards=list(self.in_play[p]), style="fan"))
+        return zones
+
+    def all_cards(self) -> Counter:
+        c = Counter()
+        for p in PLAYERS:
+            c.update(self.decks[p])
+            c.update(card for card, _ in self.in_play[p])
+        return c
+
+
+# --------------------------------------------------------------------------- setup
+def new_game(options: dict[str, Any], rng: random.Random) -> WarState:
+    deck = full_deck()
+    rng.shuffle(deck)
+    return WarState(options, {"p1": deck[:26], "p2": deck[26:]})
+
+
+def from_setup(options: dict[str, Any], setup: dict[str, Any]) -> WarState:
+    piles = setup.get("piles") or {}
+    known = {f"{p}.deck" for p in PLAYERS}
+    for name in piles:
+        if name not in known:
+            raise SetupError(f"unknown pile '{name}' (War has: {', '.join(sorted(known))})",
+                             ("piles", name))
+    for key in setup:
+        if key != "piles":
+            raise SetupError(f"War's setup has only 'piles', not '{key}'", (key,))
+    decks = {p: parse_cards(piles.get(f"{p}.deck") or []) for p in PLAYERS}
+    return WarState(options, decks)
+
+
+def heuristic(state: State, player: str, rng: random.Random) -> Any:
+    return "turn"  # War leaves nothing to decide
+
+
+def max_steps(options: dict[str, Any]) -> int:
+    return options["max_tricks"]
+
+
+GAME = GameDef(
+    slug="war", title="War", options=OPTIONS, rule_ids=RULES, event_kinds=EVENT_KINDS,
+    view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup, heuristic=heuristic,
+    max_steps=max_steps, option_sets=[{}, {"max_tricks": 200}],
+)
+WarState.game = GAME
+
+__all__ = ["GAME", "WarState", "cards_str"]

@@ -1,0 +1,134 @@
+"""The validated content model: what :mod:`builder.content` loads and every later stage reads.
+
+Nothing here knows about files or YAML; positions are kept as :class:`Located` so the
+checker can point at the line an example was written on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import Located
+
+
+@dataclass
+class Rule:
+    """A numbered rule or section: ``1.`` (level 1), ``1.1`` (level 2), ``1.1.1`` (level 3)."""
+
+    id: str
+    number: str
+    title: str
+    level: int
+    body: str  # Markdown, cross-references still written [[rule-id]]
+    where: Located
+    children: list["Rule"] = field(default_factory=list)
+    parent: str | None = None
+    part: str = "rules"  # "golden", "rules" or "clarifications"
+
+    @property
+    def label(self) -> str:
+        return f"{self.number} {self.title}"
+
+    def walk(self):
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+
+@dataclass
+class Term:
+    term: str
+    definition: str  # Markdown
+    see: list[str]  # rule ids
+    where: Located
+
+    @property
+    def anchor(self) -> str:
+        return "term-" + "".join(ch if ch.isalnum() else "-" for ch in self.term.lower()).strip("-")
+
+
+@dataclass
+class OptionInfo:
+    name: str
+    default: Any
+    label: str
+    text: str  # Markdown
+
+
+@dataclass
+class Step:
+    index: int  # 1-based, as printed
+    where: Located
+    decide: dict[str, Any] | None  # player -> raw decision (still as written)
+    chance: Any  # raw outcome, or None
+    expect: Any  # LocDict of view key -> expected, or None
+    comment: str  # Markdown
+    repeat: int = 1
+    raw: Any = None  # the step mapping as loaded (with positions)
+
+
+@dataclass
+class Example:
+    id: str
+    title: str
+    where: Located
+    rules: list[str]
+    options: dict[str, Any]
+    setup: Any  # LocDict as written
+    steps: list[Step]
+    intro: str
+    outro: str
+    raw: Any = None
+
+
+@dataclass
+class Game:
+    slug: str
+    title: str
+    engine: str
+    designer: str
+    credit: str
+    tagline: str
+    summary: str
+    players_min: int
+    players_max: int
+    player_names: dict[str, str]
+    time: str
+    components: list[dict[str, Any]]
+    options: list[OptionInfo]
+    compare: dict[str, str]
+    quickref: list[str]
+    rules: list[Rule]  # top-level sections, in order
+    glossary: list[Term]
+    examples: list[Example]
+    dir: str
+    where: Located
+
+    def rule_index(self) -> dict[str, Rule]:
+        return {r.id: r for top in self.rules for r in top.walk()}
+
+    def option_defaults(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+    def names(self, count: int | None = None) -> dict[str, str]:
+        return dict(self.player_names)
+
+    @property
+    def players_label(self) -> str:
+        if self.players_min == self.players_max:
+            return str(self.players_min)
+        return f"{self.players_min}-{self.players_max}"
+
+
+@dataclass
+class Content:
+    root: str
+    games: list[Game]
+    intro: str = ""  # Markdown for the compendium and website home page
+
+    def game(self, slug: str) -> Game:
+        for g in self.games:
+            if g.slug == slug:
+                return g
+        raise KeyError(slug)
