@@ -129,7 +129,7 @@ class Loader:
         return Content(root=str(self.root), games=games, intro=intro)
 
     def load_game(self, folder: Path) -> Game | None:
-        from .engine import GAMES  # the engine's declarations validate options and rules
+        from .engine import ENGINE_ERRORS, GAMES  # the engine validates options and rules
 
         gpath = folder / "game.yaml"
         data = self.yaml(gpath)
@@ -149,7 +149,10 @@ class Loader:
         gamedef = None
         if engine is not None:
             gamedef = GAMES.get(engine)
-            if gamedef is None:
+            if gamedef is None and engine in ENGINE_ERRORS:
+                self.diags.error(data.at("engine"), f"the {engine} engine failed to load: "
+                                 f"{ENGINE_ERRORS[engine]}")
+            elif gamedef is None:
                 self.diags.error(data.at("engine"),
                                  f"unknown engine '{engine}' (known: {', '.join(GAMES)})")
         players = self.require(data, "players", dict, "game.yaml") or LocDict()
