@@ -44,10 +44,42 @@ class CardError(ValueError):
     """A card name that does not name a card."""
 
 
-@dataclass(frozen=True, order=True)
 class Card:
-    rank: str
-    suit: str
+    """A playing card. Cards are interned: there is one object per rank and suit, so
+    equality is identity and hashing is cheap (the engine compares cards a great deal)."""
+
+    __slots__ = ("rank", "suit", "_key")
+    _interned: dict[tuple[str, str], "Card"] = {}
+
+    def __new__(cls, rank: str, suit: str) -> "Card":
+        card = cls._interned.get((rank, suit))
+        if card is None:
+            if rank not in RANKS or suit not in SUITS:
+                raise CardError(f"unknown card '{rank}{suit}'")
+            card = object.__new__(cls)
+            object.__setattr__(card, "rank", rank)
+            object.__setattr__(card, "suit", suit)
+            object.__setattr__(card, "_key", (SUITS.index(suit), RANKS.index(rank)))
+            cls._interned[(rank, suit)] = card
+        return card
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("cards are immutable")
+
+    def __reduce__(self):
+        return (Card, (self.rank, self.suit))
+
+    def __lt__(self, other: "Card") -> bool:
+        return self._key < other._key
+
+    def __le__(self, other: "Card") -> bool:
+        return self._key <= other._key
+
+    def __gt__(self, other: "Card") -> bool:
+        return self._key > other._key
+
+    def __ge__(self, other: "Card") -> bool:
+        return self._key >= other._key
 
     @staticmethod
     def parse(text: Any) -> "Card":
@@ -69,6 +101,13 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self})"
+
+    # cards are immutable: copies of a state share them
+    def __copy__(self) -> "Card":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "Card":
+        return self
 
     @property
     def red(self) -> bool:

@@ -1,0 +1,462 @@
+"""Ultimate Game of All Skill: War meets Stratego, a relative of Goofspiel.
+
+Rulings (RULINGS.md, "Ultimate Game of All Skill", and R0.1-R0.3):
+
+* Player 1 holds the 13 clubs, Player 2 the 13 spades, each visible to its owner only.
+  The 13 diamonds are shuffled face down as the prize pile; that shuffle is the game's one
+  chance event (R0.1). Hearts are not used.
+* K is high and A is low, both for play and for points (A = 1 ... K = 13).
+* Each round a diamond is turned up; both players choose a card of their hand at the same
+  time, in one joint step (R0.2). The higher card takes the **pot** (every diamond turned up
+  and not yet won) together with every card played for it.
+* A tie leaves the diamonds, and the two played cards, in the pot; the next diamond is
+  turned up and the round is played again; its winner takes the whole pot.
+* A tie on the last diamond leaves the pot unclaimed: nobody scores it.
+* After the last diamond, more diamond points wins; equal points is a draw.
+
+Flow of a game. A new game starts with the shuffle (a :class:`ChanceNode` whose outcome is
+the prize pile's order, top first); as soon as the prize pile is in place its top diamond
+is turned up. Each round is then ONE joint decision step: both players choose a card of
+their hand (:class:`HandChoice`); the step reveals the two cards, settles the round (take,
+tie, or an unclaimed last tie) and, if diamonds remain, turns up the next diamond, so the
+pending decision always names the diamond it is for. An example's setup writes the prize
+pile out (top first); its first diamond is turned up before the first step. With the setup
+key ``shuffle: true`` the written pile is shuffled first, as a chance step.
+
+Step bound: one shuffle plus one step per diamond, since every decision step uses up one
+diamond of the prize pile and no step puts one back: at most 1 + 13 = 14 steps.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from .core import (
+    ACE_LOW, Card, CardError, ChanceNode, DecisionFormatError, DecisionNode, Event, GameDef,
+    OneOf, OrderOf, Result, SetupError, State, Zone, cards_str, full_deck,
+)
+
+PLAYERS = ("p1", "p2")
+SUIT_OF = {"p1": "C", "p2": "S"}
+SUIT_WORD = {"C": "clubs", "S": "spades", "D": "diamonds", "H": "hearts"}
+DIAMONDS = 13
+
+OPTIONS: dict = {}
+
+RULES = frozenset({
+    "shuffle-written", "turn-up", "play", "simultaneous", "higher-takes", "ace-low",
+    "tie", "tie-won", "last-tie", "scoring", "equal-points",
+})
+
+EVENT_KINDS = {
+    "shuffle": "the diamonds are shuffled face down into the prize pile (a chance event)",
+    "turn-up": "the top diamond of the prize pile is turned up into the pot "
+               "(data: points = the diamond's points, pot = the pot's points)",
+    "play": "a player lays the chosen card face down (cards: the card)",
+    "reveal": "both played cards are turned up together (cards: Player 1's, then Player 2's)",
+    "take": "the higher card takes the pot and every card played for it "
+            "(cards: the packet taken; data: points, diamonds, count)",
+    "tie": "the played cards tie: pot and played cards stay for the next diamond "
+           "(data: points = the pot's points)",
+    "unclaimed": "the played cards tie on the last diamond: nobody takes the pot "
+                 "(data: points = the points left unclaimed)",
+    "game-over": "the game ends (data: winner, p1 = Player 1's points, p2 = Player 2's points)",
+}
+
+VIEW_KEYS = {
+    "{p}.hand": "the cards in the player's hand, lowest first (A low, K high)",
+    "{p}.played": "the card the player played in the last round (none before the first)",
+    "{p}.won": "the player's winnings pile, top first: each pot taken is laid on top as a "
+               "packet (its diamonds in the order turned up, then the played cards round by "
+               "round, Player 1's before Player 2's)",
+    "{p}.score": "the diamond points in the player's winnings pile",
+    "diamonds": "the prize pile of face-down diamonds, top first",
+    "turned": "the diamond turned up for the round now being played (none when over)",
+    "pot": "the turned-up diamonds not yet won, in the order turned up (after a tie on the "
+           "last diamond: the diamonds left unclaimed)",
+    "pot.played": "the played cards lying in the pot from tied rounds, in the order played",
+    "pot.points": "the points of the diamonds in the pot",
+    "round": "the number of rounds played: 13 less the cards left in a hand",
+    "round.winner": "who took the last round's pot: p1, p2, tie, or none before the first",
+    "result": "p1, p2 or draw once the game is over; none before",
+}
+
+
+def value(card: Card) -> int:
+    """Rank for play and diamond points alike: A = 1 ... K = 13 (ruling ace-low)."""
+    return ACE_LOW[card.rank]
+
+
+def points(cards) -> int:
+    return sum(value(c) for c in cards if c.suit == "D")
+
+
+def by_rank(cards) -> list[Card]:
+    return sorted(cards, key=value)
+
+
+def other(p: str) -> str:
+    return "p2" if p == "p1" else "p1"
+
+
+class HandChoice(OneOf):
+    """One card of the player's hand. Explains a refusal: a card of the wrong suit, or one
+    that was already played."""
+
+    def __init__(self, cards, player: str):
+        super().__init__(by_rank(cards), rule="play")
+        self.player = player
+
+    def parse(self, raw: Any) -> Any:
+        try:
+            return Card.parse(raw)
+        except CardError as e:
+            raise DecisionFormatError(str(e)) from None
+
+    def why_illegal(self, value_: Any) -> str:
+        name = "Player 1" if self.player == "p1" else "Player 2"
+        hand = cards_str(self.values)
+        if isinstance(value_, Card) and value_.suit != SUIT_OF[self.player]:
+            return (f"{name} plays only {SUIT_WORD[SUIT_OF[self.player]]}; {value_} is not in "
+                    f"their hand ({hand})")
+        return f"{value_} is not in {name}'s hand (it holds {hand})"
+
+    def describe(self) -> str:
+        return "one card of the hand: " + cards_str(self.values)
+
+
+class UltimateState(State):
+    game: GameDef
+
+    def __init__(self, options: dict[str, Any], hands: dict[str, list[Card]],
+                 diamonds: list[Card], won: dict[str, list[Card]] | None = None,
+                 pot: list[Card] | None = None, pot_played: list[Card] | None = None,
+                 shuffle: bool = False):
+        super().__init__(options)
+        self.hands = {p: by_rank(hands[p]) for p in PLAYERS}
+        self.diamonds = list(diamonds)
+        self.won = {p: list((won or {}).get(p, [])) for p in PLAYERS}
+        self.pot = list(pot or [])  # diamonds, in the order turned up
+        self.pot_played = list(pot_played or [])  # played cards of tied rounds
+        self.on_table: dict[str, Card | None] = {p: None for p in PLAYERS}
+        self.last_played: dict[str, Card | None] = {p: None for p in PLAYERS}
+        self.turned: Card | None = None
+        self.last_winner = "none"
+        self.to_shuffle = shuffle
+        if not shuffle:
+            self._start()
+
+    # ----------------------------------------------------------------- flow
+    def _start(self) -> list[Event]:
+        """Turn up the first diamond, or end the game if there is none."""
+        ev: list[Event] = []
+        if self.diamonds:
+            ev.append(self._turn_up())
+        else:
+            self._finish(ev)
+        return ev
+
+    def _turn_up(self) -> Event:
+        d = self.diamonds.pop(0)
+        self.pot.append(d)
+        self.turned = d
+        pot_pts = points(self.pot)
+        text = f"{d} is turned up ({value(d)} point{'s' if value(d) != 1 else ''})"
+        if len(self.pot) > 1:
+            text += f"; the pot now holds {cards_str(self.pot)}, {pot_pts} points"
+        return Event("turn-up", "turn-up", text + ".", None, (d,),
+                     {"points": value(d), "pot": pot_pts})
+
+    def pending(self) -> DecisionNode | ChanceNode | None:
+        if self.result is not None:
+            return None
+        if self.to_shuffle:
+            return ChanceNode(OrderOf(self.diamonds, rule="shuffle-written", what="diamonds"),
+                              what="shuffle the diamonds face down as the prize pile")
+        d = self.turned
+        pot = (f"the pot holds {cards_str(self.pot)}, {points(self.pot)} points"
+               if len(self.pot) > 1 else f"{value(d)} points")
+        return DecisionNode(
+            {p: HandChoice(self.hands[p], p) for p in PLAYERS},
+            what=f"{d} is turned up ({pot}); both choose a card to play face down",
+        )
+
+    def _apply_chance(self, outcome: Any) -> list[Event]:
+        self.diamonds = list(outcome)
+        self.to_shuffle = False
+        ev = [Event("shuffle", "shuffle-written",
+                    "The diamonds are shuffled face down into the prize pile.", None, (),
+                    {"count": len(self.diamonds)})]
+        ev.extend(self._start())
+        return ev
+
+    def _apply(self, decisions: dict[str, Any]) -> list[Event]:
+        ev: list[Event] = []
+        cards = {p: decisions[p] for p in PLAYERS}
+        for p in PLAYERS:
+            self.hands[p].remove(cards[p])
+            self.on_table[p] = cards[p]
+            self.last_played[p] = cards[p]
+            ev.append(Event("play", "play", f"{{{p}}} lays a card face down.", p, (cards[p],)))
+        c1, c2 = cards["p1"], cards["p2"]
+        ev.append(Event("reveal", "simultaneous",
+                        f"Both cards are turned up together: {{p1}}'s {c1} against {{p2}}'s {c2}.",
+                        None, (c1, c2)))
+        self.show()  # the table at the reveal: both cards face up beside the pot
+        for p in PLAYERS:
+            self.on_table[p] = None
+        self.pot_played.extend([c1, c2])
+        pot_pts = points(self.pot)
+        if value(c1) == value(c2):
+            self.last_winner = "tie"
+            if not self.diamonds:
+                ev.append(Event(
+                    "unclaimed", "last-tie",
+                    f"{c1} ties {c2} on the last diamond: nobody takes the pot "
+                    f"({cards_str(self.pot)}, {pot_pts} points).", None, tuple(self.pot),
+                    {"points": pot_pts}))
+                self.turned = None
+                self._finish(ev)
+                return ev
+            ev.append(Event("tie", "tie",
+                            f"{c1} ties {c2}: the pot ({cards_str(self.pot)}, {pot_pts} points) "
+                            f"and both cards stay for the next diamond.", None, (c1, c2),
+                            {"points": pot_pts}))
+            ev.append(self._turn_up())
+            return ev
+        winner = "p1" if value(c1) > value(c2) else "p2"
+        loser = other(winner)
+        carried = len(self.pot) > 1
+        if carried:
+            rule = "tie-won"
+        elif "A" in (c1.rank, c2.rank):
+            rule = "ace-low"
+        else:
+            rule = "higher-takes"
+        packet = self.pot + self.pot_played
+        self.won[winner] = packet + self.won[winner]
+        text = (f"{{{winner}}}'s {cards[winner]} beats {cards[loser]}: {{{winner}}} takes "
+                f"{cards_str(self.pot)} ({pot_pts} point{'s' if pot_pts != 1 else ''})")
+        if carried:
+            text += f", the whole pot, with all {len(self.pot_played)} cards played for it"
+        ev.append(Event("take", rule, text + ".", winner, tuple(packet),
+                        {"points": pot_pts, "diamonds": len(self.pot), "count": len(packet)}))
+        self.last_winner = winner
+        self.pot = []
+        self.pot_played = []
+        if self.diamonds:
+            ev.append(self._turn_up())
+        else:
+            self.turned = None
+            self._finish(ev)
+        return ev
+
+    def _finish(self, ev: list[Event]) -> None:
+        s1, s2 = self.score("p1"), self.score("p2")
+        if s1 == s2:
+            self.result = Result(None, f"both players have {s1} points", "equal-points")
+            text = f"The game is a draw: both players have {s1} points."
+        else:
+            w = "p1" if s1 > s2 else "p2"
+            hi, lo = max(s1, s2), min(s1, s2)
+            self.result = Result(w, f"{{{w}}} has {hi} points to {lo}", "scoring")
+            text = f"{{{w}}} wins with {hi} points to {lo}."
+        ev.append(Event("game-over", self.result.rule, text, self.result.winner, (),
+                        {"winner": self.result.label, "p1": s1, "p2": s2}))
+
+    # ----------------------------------------------------------------- views
+    def score(self, p: str) -> int:
+        return points(self.won[p])
+
+    def view(self) -> dict[str, Any]:
+        v: dict[str, Any] = {}
+        for p in PLAYERS:
+            v[f"{p}.hand"] = list(self.hands[p])
+            v[f"{p}.played"] = self.last_played[p] or "none"
+            v[f"{p}.won"] = list(self.won[p])
+            v[f"{p}.score"] = self.score(p)
+        v["diamonds"] = list(self.diamonds)
+        v["turned"] = self.turned or "none"
+        v["pot"] = list(self.pot)
+        v["pot.played"] = list(self.pot_played)
+        v["pot.points"] = points(self.pot)
+        v["round"] = DIAMONDS - len(self.hands["p1"])
+        v["round.winner"] = self.last_winner
+        v["result"] = self.result.label if self.result else "none"
+        return v
+
+    def table(self) -> list[Zone]:
+        zones = [
+            Zone("diamonds", "Prize pile", 2, 0,
+                 cards=[(c, False) for c in self.diamonds[:1]], count=len(self.diamonds),
+                 style="pile"),
+            Zone("pot", "Pot", 2, 1, cards=[(c, True) for c in self.pot], style="fan",
+                 note=f"{points(self.pot)} points" if self.pot else ""),
+            Zone("pot.played", "Tied cards", 2, 2, cards=[(c, True) for c in self.pot_played],
+                 style="fan"),
+        ]
+        for p, hand_row, play_row in (("p2", 0, 1), ("p1", 4, 3)):
+            zones.append(Zone(f"{p}.played", "Played card", play_row, 1, owner=p,
+                              cards=[(self.on_table[p], True)] if self.on_table[p] else [],
+                              style="stack"))
+            zones.append(Zone(f"{p}.hand", f"Hand ({SUIT_WORD[SUIT_OF[p]]}, seen by its owner)",
+                              hand_row, 1, owner=p, cards=[(c, True) for c in self.hands[p]],
+                              style="fan"))
+            zones.append(Zone(f"{p}.won", "Winnings", hand_row, 2, owner=p,
+                              cards=[(c, True) for c in self.won[p][:1]],
+                              count=len(self.won[p]), style="pile",
+                              note=f"{self.score(p)} points"))
+        return zones
+
+    def all_cards(self) -> Counter:
+        c = Counter()
+        for p in PLAYERS:
+            c.update(self.hands[p])
+            c.update(self.won[p])
+            if self.on_table[p]:
+                c[self.on_table[p]] += 1
+        c.update(self.diamonds)
+        c.update(self.pot)
+        c.update(self.pot_played)
+        return c
+
+
+# --------------------------------------------------------------------------- setup
+PILES = ("p1.hand", "p2.hand", "diamonds", "p1.won", "p2.won", "pot", "pot.played")
+ALLOWED_SUITS = {
+    "p1.hand": "C", "p2.hand": "S", "diamonds": "D", "pot": "D",
+    "p1.won": "CDS", "p2.won": "CDS", "pot.played": "CS",
+}
+PILE_WORDS = {
+    "p1.hand": "Player 1's hand holds only clubs",
+    "p2.hand": "Player 2's hand holds only spades",
+    "diamonds": "the prize pile holds only diamonds",
+    "pot": "the pot holds only diamonds (the tied cards go in pot.played)",
+    "p1.won": "a winnings pile holds diamonds, clubs and spades",
+    "p2.won": "a winnings pile holds diamonds, clubs and spades",
+    "pot.played": "pot.played holds only clubs and spades",
+}
+
+
+def new_game(options: dict[str, Any], rng: random.Random) -> UltimateState:
+    """A full game: 13 clubs, 13 spades, and the 13 diamonds waiting to be shuffled (the
+    shuffle is the first, chance, step; play_game draws it from the seeded generator)."""
+    del rng  # the shuffle is a chance node, drawn by the caller
+    return UltimateState(
+        options,
+        {"p1": full_deck(("C",)), "p2": full_deck(("S",))},
+        full_deck(("D",)), shuffle=True,
+    )
+
+
+def from_setup(options: dict[str, Any], setup: dict[str, Any]) -> UltimateState:
+    for key in setup:
+        if key not in ("piles", "shuffle"):
+            raise SetupError(f"Ultimate's setup has 'piles' and 'shuffle', not '{key}'", (key,))
+    shuffle = setup.get("shuffle", False)
+    if not isinstance(shuffle, bool):
+        raise SetupError("shuffle must be true or false", ("shuffle",))
+    piles = setup.get("piles") or {}
+    if not isinstance(piles, dict):
+        raise SetupError("piles must map pile names to lists of cards, top first", ("piles",))
+    got: dict[str, list[Card]] = {}
+    for name, cards in piles.items():
+        if name not in PILES:
+            raise SetupError(f"unknown pile '{name}' (Ultimate has: {', '.join(PILES)})",
+                             ("piles", name))
+        cards = cards or []
+        if not isinstance(cards, list):
+            raise SetupError(f"pile '{name}' must be a list of cards, top first", ("piles", name))
+        out = []
+        for i, raw in enumerate(cards):
+            try:
+                card = Card.parse(raw)
+            except CardError as e:
+                raise SetupError(str(e), ("piles", name, i)) from None
+            if card.suit == "H":
+                raise SetupError(f"{card}: the hearts are not used in this game",
+                                 ("piles", name, i))
+            if card.suit not in ALLOWED_SUITS[name]:
+                raise SetupError(f"{card} cannot lie here: {PILE_WORDS[name]}", ("piles", name, i))
+            out.append(card)
+        got[name] = out
+    hands = {p: got.get(f"{p}.hand", []) for p in PLAYERS}
+    diamonds = got.get("diamonds", [])
+    for p in PLAYERS:
+        if len(hands[p]) != len(diamonds):
+            raise SetupError(
+                f"{p}.hand has {len(hands[p])} cards but the prize pile has {len(diamonds)} "
+                f"diamonds: each round uses one diamond and one card from each hand, so they "
+                f"must be equal", ("piles", f"{p}.hand"))
+    pot, pot_played = got.get("pot", []), got.get("pot.played", [])
+    n1 = sum(1 for c in pot_played if c.suit == "C")
+    if n1 * 2 != len(pot_played) or len(pot_played) != 2 * len(pot):
+        raise SetupError(
+            "pot.played must hold one club and one spade for each diamond in the pot "
+            f"(pot has {len(pot)} diamonds, pot.played {len(pot_played)} cards)",
+            ("piles", "pot.played" if "pot.played" in got else "pot"))
+    if shuffle and (pot or not diamonds):
+        raise SetupError("shuffle: true starts a game: the pot must be empty and the prize "
+                         "pile must hold diamonds", ("shuffle",))
+    return UltimateState(options, hands, diamonds,
+                         won={p: got.get(f"{p}.won", []) for p in PLAYERS},
+                         pot=pot, pot_played=pot_played, shuffle=shuffle)
+
+
+# --------------------------------------------------------------------------- bot
+def heuristic(state: State, player: str, rng: random.Random) -> Any:
+    """Bid in proportion to what the pot is worth, but no higher than it takes.
+
+    The bot uses only what a player at the table knows: its own hand, the opponent's
+    remaining cards (every played card has been shown, so they can be counted), the pot,
+    and which diamonds are still face down (their values, never their order). It never
+    looks at the opponent's choice for this round, which the engine does not even hold yet.
+
+    1. Rate the pot: the share of still-hidden diamonds worth less than the pot (equal ones
+       count half). A pot of 0.5 or more is worth fighting for.
+    2. Guess the opponent's card: the card at the same share of their remaining hand,
+       lowest to highest (an opponent who thinks alike bids alike).
+    3. Worth fighting for: play the smallest card that beats the guess (never waste a king
+       where a nine will do); if nothing beats it, give the round up with the lowest card.
+       Not worth it: dump the lowest card on it.
+    4. One time in five, play the next higher card instead, so as not to be read.
+    """
+    st: UltimateState = state  # type: ignore[assignment]
+    hand = by_rank(st.hands[player])
+    opp = by_rank(st.hands[other(player)])
+    if len(hand) == 1:
+        return hand[0]
+    pot = points(st.pot)
+    hidden = [value(d) for d in st.diamonds]
+    if hidden:
+        share = (sum(1 for v in hidden if v < pot) + 0.5 * sum(1 for v in hidden if v == pot)) \
+            / len(hidden)
+    else:
+        share = 1.0
+    guess = opp[round(share * (len(opp) - 1))] if opp else None
+    if share >= 0.5 and guess is not None:
+        beats = [c for c in hand if value(c) > value(guess)]
+        i = hand.index(beats[0]) if beats else 0
+    else:
+        i = 0
+    if rng.random() < 0.2 and i + 1 < len(hand):
+        i += 1
+    return hand[i]
+
+
+def max_steps(options: dict[str, Any]) -> int:
+    """One shuffle, then one step per diamond: every round turns up a diamond and none
+    returns to the prize pile, so a game has at most 1 + 13 = 14 steps."""
+    return 1 + DIAMONDS
+
+
+GAME = GameDef(
+    slug="ultimate", title="Ultimate Game of All Skill", options=OPTIONS, rule_ids=RULES,
+    event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
+    heuristic=heuristic, max_steps=max_steps, option_sets=[{}],
+)
+UltimateState.game = GAME
+
+__all__ = ["GAME", "UltimateState", "HandChoice", "heuristic"]

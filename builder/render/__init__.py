@@ -1,0 +1,1 @@
+"""Renderers: SVG card artwork and friends."""

@@ -1,0 +1,138 @@
+"""Property tests over every game and option set: 500 games each from seeds, with random and
+heuristic bots.
+
+For every step of every game:
+* every card is accounted for (none created or lost);
+* every decision the bots make is one the engine offers, and every listed legal choice
+  is accepted (checked on a copy of the state for a sample of steps);
+and for every game: it ends within its documented bound (``play_game`` enforces it), and the
+same seed gives the same game.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from builder.engine import ENGINE_ERRORS, GAMES
+from builder.engine.core import IllegalDecision, play_game, random_bot
+
+GAMES_PER_OPTION_SET = 500
+EXPECTED_GAMES = {"war", "winning-the-battle", "battle-lines", "deck-management", "battle",
+                  "ultimate"}
+
+
+def test_every_engine_loads():
+    assert ENGINE_ERRORS == {}
+    assert set(GAMES) == EXPECTED_GAMES
+
+
+def _cases():
+    for slug, game in sorted(GAMES.items()):
+        for i, opts in enumerate(game.option_sets):
+            yield pytest.param(slug, opts, id=f"{slug}-{i}-" + "-".join(f"{k}={v}" for k, v in opts.items()))
+
+
+def _bots(game, seed):
+    """Alternate line-ups: random v random, heuristic v heuristic, and mixed."""
+    mode = seed % 3
+    if mode == 0:
+        return random_bot
+    if mode == 1:
+        return game.heuristic
+    return {f"p{i}": (game.heuristic if i % 2 else random_bot) for i in range(1, 5)}
+
+
+class StepChecker:
+    def __init__(self, game, seed):
+        self.game = game
+        self.rng = random.Random(seed * 7919 + 1)
+        self.initial = None
+        self.log = []
+
+    def __call__(self, state, node, decided, events):
+        cards = state.all_cards()
+        if self.initial is None:
+            self.initial = cards
+        assert dict.__eq__(cards, self.initial), (
+            f"{self.game.slug}: cards changed at step {len(self.log) + 1}: "
+            f"gained {cards - self.initial}, lost {self.initial - cards}")
+        self.log.append((node.kind, repr(decided), [(e.kind, e.rule, e.text) for e in events]))
+
+
+def _check_offered(state, rng):
+    """Every listed legal choice is accepted by the engine (on a copy)."""
+    node = state.pending()
+    if node is None or node.kind != "decision":
+        return
+    base = {p: ch.sample(rng) for p, ch in node.choices.items()}
+    for p, ch in node.choices.items():
+        opts = ch.enumerate()
+        if opts is None:
+            continue
+        assert opts, f"{p} is offered no choice at all"
+        for v in opts[:40]:
+            assert ch.contains(v)
+            trial = state.clone()
+            joint = dict(base)
+            joint[p] = v
+            try:
+                trial.apply(joint)
+            except IllegalDecision as e:  # pragma: no cover - a failure message
+                raise AssertionError(f"offered choice {v!r} for {p} was refused: {e}") from e
+
+
+@pytest.mark.parametrize("slug,opts", list(_cases()))
+def test_property_games(slug, opts):
+    game = GAMES[slug]
+    total_steps = 0
+    for seed in range(GAMES_PER_OPTION_SET):
+        checker = StepChecker(game, seed)
+        probe_rng = random.Random(seed)
+
+        def on_step(state, node, decided, events, checker=checker):
+            checker(state, node, decided, events)
+            if len(checker.log) % 13 == 1 and not state.is_terminal():
+                _check_offered(state, probe_rng)
+
+        state, steps = play_game(game, opts, seed, _bots(game, seed), on_step=on_step)
+        assert state.is_terminal()
+        assert steps <= game.max_steps(game.resolve(opts))
+        total_steps += steps
+        if seed % 25 == 0:
+            again = StepChecker(game, seed)
+            state2, steps2 = play_game(game, opts, seed, _bots(game, seed), on_step=again)
+            assert steps2 == steps and again.log == checker.log, "same seed, different game"
+            assert state2.result.label == state.result.label
+    assert total_steps >= GAMES_PER_OPTION_SET
+
+
+@pytest.mark.parametrize("slug", sorted(EXPECTED_GAMES))
+def test_different_seeds_differ(slug):
+    game = GAMES[slug]
+    logs = set()
+    for seed in range(5):
+        checker = StepChecker(game, seed)
+        play_game(game, game.option_sets[0], seed, random_bot, on_step=checker)
+        logs.add(repr(checker.log))
+    assert len(logs) > 1
+
+
+@pytest.mark.parametrize("slug", sorted(EXPECTED_GAMES))
+def test_bots_only_make_offered_decisions(slug):
+    """A bot never needs the engine to accept something it did not offer."""
+    game = GAMES[slug]
+    for seed, bot in itertools.product(range(20), (random_bot, game.heuristic)):
+        rng = random.Random(seed)
+        state = game.new_game(game.resolve(game.option_sets[0]), rng)
+        while not state.is_terminal():
+            node = state.pending()
+            if node.kind == "chance":
+                state.apply_chance(node.choice.sample(rng))
+                continue
+            joint = {p: bot(state, p, rng) for p in node.choices}
+            for p, v in joint.items():
+                assert node.choices[p].contains(v), f"{slug}: bot chose {v!r}, not offered to {p}"
+            state.apply(joint)
