@@ -106,7 +106,8 @@ VIEW_KEYS = {
     "{p}.centre": "the player's centre position",
     "{p}.right": "the player's right flank: the line card, then a reinforcing reserve",
     "{p}.captured": "the player's captured pile, in the order the cards were taken",
-    "{p}.reinforced": "the flank the player reinforced this turn: left, right or none",
+    "{p}.reinforced": "the flank the player reinforced in the turn being played or just "
+                      "settled: left, right or none (cleared when they deploy)",
     "battle.left": "who took the last battle at p1's left flank (facing p2's right): "
                    "p1, p2, tie or none",
     "battle.centre": "who took the last battle at the centre: p1, p2, tie or none",
@@ -125,6 +126,10 @@ def value(card: Card) -> int:
 
 def other(p: str) -> str:
     return "p2" if p == "p1" else "p1"
+
+
+def _place_name(pos: str) -> str:
+    return "in the centre" if pos == "centre" else f"on the {pos} flank"
 
 
 def contest_cards(position: str) -> dict[str, str]:
@@ -339,7 +344,6 @@ class BattleLinesState(State):
         self.reserve: dict[str, Card | None] = {p: None for p in PLAYERS}
         self.line: dict[str, dict[str, Card | None]] = {
             p: {pos: None for pos in POSITIONS} for p in PLAYERS}
-        self.deployed: dict[str, bool] = {p: False for p in PLAYERS}
         self.reinforced: dict[str, str | None] = {p: None for p in PLAYERS}
         self.boost: dict[str, Card | None] = {p: None for p in PLAYERS}
         self.battles: dict[str, str] = {pos: "none" for pos in POSITIONS}
@@ -361,11 +365,11 @@ class BattleLinesState(State):
         if self.phase == "deploy-first":
             p = self.first
             return DecisionNode({p: self._deployment(p)},
-                                what=f"{p} (holding more cards) deploys first, face up")
+                                what="the player holding more cards deploys first, face up")
         if self.phase == "deploy-second":
             p = other(self.first)
             return DecisionNode({p: self._deployment(p)},
-                                what=f"{p} (holding fewer cards) deploys, having seen {self.first}'s line")
+                                what="the player holding fewer cards deploys, having seen the other line")
         if self.phase == "reinforce":
             return DecisionNode(
                 {p: ReinforceChoice(self.legal[p], self.reasons[p]) for p in PLAYERS},
@@ -452,8 +456,6 @@ class BattleLinesState(State):
                     p, tuple(drawn), {"count": n}))
         self.reserve = {p: None for p in PLAYERS}
         self.line = {p: {pos: None for pos in POSITIONS} for p in PLAYERS}
-        self.deployed = {p: False for p in PLAYERS}
-        self.reinforced = {p: None for p in PLAYERS}
         self.boost = {p: None for p in PLAYERS}
         self.legal = {p: [] for p in PLAYERS}
         self.reasons = {p: {} for p in PLAYERS}
@@ -494,15 +496,19 @@ class BattleLinesState(State):
             self.line[p][pos] = c
             if c is not None:
                 hand.remove(c)
-        self.deployed[p] = True
+        self.reinforced[p] = None
         assert len(hand) <= 1
         self.reserve[p] = hand.pop() if hand else None
         n = len(line.cards())
         rule = "deploy"
         if self.last_turn and (n < LINE_SIZE or self.reserve[p] is None):
             rule = "short-deployment"
-        where = ", ".join(f"{line.at(pos) or 'nothing'} {'at' if pos == 'centre' else 'on the'} "
-                          f"{pos}{'' if pos == 'centre' else ' flank'}" for pos in POSITIONS)
+        placed = [f"{line.at(pos)} {_place_name(pos)}" for pos in POSITIONS if line.at(pos)]
+        empty = [_place_name(pos)[3:] if pos != "centre" else "the centre"
+                 for pos in POSITIONS if line.at(pos) is None]
+        where = ", ".join(placed) or "no card"
+        if empty:
+            where += ", leaving " + " and ".join(empty) + " empty"
         if self.reserve[p] is not None:
             tail = f"; {self.reserve[p]} stays back as the reserve."
         elif self.last_turn:
@@ -519,8 +525,10 @@ class BattleLinesState(State):
         for pos in POSITIONS:
             a, b = self.line["p1"][pos], self.line["p2"][FACING[pos]]
             parts.append(f"{a or 'nothing'} against {b or 'nothing'}")
+        opening = ("Both lines are turned face up." if self.first is None or not self.last_turn
+                   else f"{{{other(self.first)}}}'s line is turned face up.")
         ev.append(Event("reveal", "reveal",
-                        "Both lines are turned face up. From {p1}'s left to {p1}'s right: "
+                        opening + " From {p1}'s left to {p1}'s right: "
                         + "; ".join(parts) + ".", None,
                         tuple(c for p in PLAYERS for c in self.line[p].values() if c is not None)))
 
@@ -702,7 +710,9 @@ class BattleLinesState(State):
             # p2 sits opposite: their right flank lies across from p1's left flank
             order = POSITIONS if p == "p1" else tuple(reversed(POSITIONS))
             for col, pos in enumerate(order, start=1):
-                up = self._face_up(p)
+                # every diagram moment comes after a reveal (or, in the last turn, after the
+                # first deployer has laid their line face up), so line cards lie face up
+                up = True
                 label = "Centre" if pos == "centre" else f"{pos.capitalize()} flank"
                 zones.append(Zone(f"{p}.{pos}", label, line_row, col, owner=p,
                                   cards=[(c, up) for c in self._position_cards(p, pos)],
@@ -713,15 +723,6 @@ class BattleLinesState(State):
             zones.append(Zone(f"{p}.reserve", "Reserve", line_row, 4, owner=p,
                               cards=[(c, True) for c in res], style="stack"))
         return zones
-
-    def _face_up(self, p: str) -> bool:
-        """Line cards lie face up once revealed (or, in the last turn, once the first
-        deployer has laid them out for the other to see)."""
-        if self.phase in ("reinforce", "over"):
-            return True
-        if self.phase == "deploy-second":
-            return p == self.first
-        return True  # between steps the lines are only on the table after the reveal
 
     def all_cards(self) -> Counter:
         c: Counter = Counter()
@@ -813,7 +814,8 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     turn), they pick the line that wins the most cards against it. When reinforcing, they
     reinforce a flank where the reserve turns a loss into a win, else into a tie (a tie
     saves the line card and keeps the reserve in their own captured pile); otherwise they
-    pass.
+    pass. After a turn in which every position tied, they deploy at random rather than
+    repeat lines that would tie again.
     """
     assert isinstance(state, BattleLinesState)
     node = state.pending()
@@ -832,6 +834,9 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     assert isinstance(ch, Deployment)
     options = ch.enumerate()
     seen = state.phase == "deploy-second"
+    if not seen and state.turns and all(b == "tie" for b in state.battles.values()):
+        # every position tied last turn: the same lines would tie again, so change them
+        return rng.choice(options)
     best_line, best_score = None, None
     for line in options:
         if seen:

@@ -34,7 +34,7 @@ from typing import Any
 
 from .core import (
     ACE_LOW, Card, DecisionNode, Event, GameDef, IntRange, OneOf, Result, SetupError, State,
-    Zone, cards_str, full_deck, parse_cards, CardError,
+    Zone, cards_str, full_deck, CardError,
 )
 
 PLAYERS = ("p1", "p2")
@@ -153,7 +153,8 @@ class WtbState(State):
             p = self.outflanker
             return DecisionNode(
                 {p: OutflankChoice(self.pairs())},
-                what=f"{p} outflanks: cover a position with the next extra card, or stop",
+                what="the outflanking player names a position for the next extra card, "
+                     "or stops",
             )
         return DecisionNode(
             {p: IntRange(1, len(self.decks[p]), rule="c-draw-count", what="number of cards")
@@ -217,8 +218,9 @@ class WtbState(State):
             k = len(self.hands[p])
             self.outflanker = p
             ev.append(Event("extras", "c-shorter-line",
-                            f"Only {plural(n, 'pair')} face each other: {{{p}}} outflanks "
-                            f"with {plural(k, 'extra card')}, still face down.", p, (),
+                            f"Only {plural(n, 'pair')} {'is' if n == 1 else 'are'} matched: "
+                            f"{{{p}}} outflanks with {plural(k, 'extra card')}, still face "
+                            f"down.", p, (),
                             {"count": k, "pairs": n}))
             self.show()
             return ev
@@ -234,8 +236,10 @@ class WtbState(State):
             self.unseen_out[p].extend(rest)
             self.discarded[p] = rest
             ev = [Event("stop", "stop-early",
-                        f"{{{p}}} stops and discards the last {plural(len(rest), 'extra card')} "
-                        f"unseen.", p, (), {"count": len(rest)})]
+                        f"{{{p}}} stops and discards "
+                        + ("the last extra card" if len(rest) == 1
+                           else f"the last {len(rest)} extra cards") + " unseen.",
+                        p, (), {"count": len(rest)})]
             return ev + self._settle()
         i = int(choice) - 1
         card = self.hands[p].pop(0)
