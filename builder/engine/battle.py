@@ -90,6 +90,8 @@ EVENT_KINDS = {
                   "discard pile (data: count)",
     "reshuffle": "a player shuffles their discard pile into a new deck, cards = the new "
                  "order top first (data: count, during = refill or battle)",
+    "must-reshuffle": "a player needs a card from an empty deck; a reshuffle (chance) "
+                      "follows (data: during = refill or battle)",
     "draw": "a player draws cards from their deck into their hand (data: count)",
     "play-on": "a player's deck is empty and they play on with the one card in hand",
     "short": "a fighter cannot supply the two cards a battle round needs (data: has)",
@@ -136,6 +138,11 @@ def copies_of(options: dict[str, Any]) -> int:
     return 2 if options["players"] == 4 else 1
 
 
+def _join(players: list[str]) -> str:
+    names = [f"{{{p}}}" for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _s(n: int, word: str = "card") -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -159,7 +166,8 @@ class BattleState(State):
         self.turns = 0
         self.last_winner: str | None = None
         self.rounds = 0
-        # the battle under way: fighters, round, choices, cards drawn this round, who laid
+        # the battle under way: fighters, round, choices, deck cards taken this round (already
+        # on the table), who has laid
         self.battle: dict[str, Any] | None = None
         self.refill_queue: list[str] | None = None
         self.reshuffle_for: tuple[str, str] | None = None  # (player, "refill" | "battle")
@@ -295,7 +303,7 @@ class BattleState(State):
                     self._kill_play(p, "killed", "", ev)
             self._end_turn(w, ev)
             return ev
-        names = " and ".join(f"{{{p}}}" for p in top)
+        names = _join(top)
         ev.append(Event("tie", "battle",
                         f"The highest cards tie at {up[top[0]].rank}: {names} go to battle.",
                         None, tuple(up[p] for p in top), {"fighters": " ".join(top)}))
@@ -353,8 +361,14 @@ class BattleState(State):
             while len(drawn) < need:
                 if not self.deck[p]:
                     self.reshuffle_for = (p, "battle")
+                    ev.append(Event("must-reshuffle", "battle-reshuffle",
+                                    f"{{{p}}} needs a deck card for the battle, but their deck "
+                                    f"is empty: they must reshuffle their discard pile.",
+                                    p, (), {"during": "battle"}))
                     return
                 drawn.append(self.deck[p].pop(0))
+                if how == FROM_DECK:  # each deck card goes straight onto the table
+                    self.play[p].append((drawn[-1], len(drawn) == 2))
             if how == HAND_UP:
                 down, up = drawn[0], self.hand[p].pop(0)
                 rule, text = "battle-lay", "the hand card {up} face up, the deck card face down"
@@ -365,7 +379,8 @@ class BattleState(State):
                 down, up = drawn
                 rule = "battle-no-hand" if b["round"] == 1 else "battle-again"
                 text = "two cards from the deck: the first face down, {up} face up"
-            self.play[p] += [(down, False), (up, True)]
+            if how != FROM_DECK:
+                self.play[p] += [(down, False), (up, True)]
             b["laid"].append(p)
             ev.append(Event("lay", rule, f"{{{p}}} lays " + text.format(up=up) + ".", p,
                             (down, up), {"how": how, "round": b["round"]}))
@@ -384,7 +399,7 @@ class BattleState(State):
         for p in b["fighters"]:
             if p not in top:
                 self._kill_play(p, "clar-dropout", " as they drop out of the battle", ev)
-        names = " and ".join(f"{{{p}}}" for p in top)
+        names = _join(top)
         ev.append(Event("battle-tie", "battle-again",
                         f"The face-up cards tie again at {up[top[0]].rank}: {names} fight on.",
                         None, tuple(up[p] for p in top),
@@ -429,6 +444,9 @@ class BattleState(State):
             if not self.hand[p]:
                 # deck and hand empty; the discard pile cannot be (the player would be out)
                 self.reshuffle_for = (p, "refill")
+                ev.append(Event("must-reshuffle", "reshuffle",
+                                f"{{{p}}} has no card in hand or deck: they must reshuffle "
+                                f"their discard pile.", p, (), {"during": "refill"}))
                 return
             if len(self.hand[p]) < 2:
                 ev.append(Event("play-on", "play-on",

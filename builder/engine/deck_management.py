@@ -47,7 +47,7 @@ from collections import Counter
 from typing import Any
 
 from .core import (
-    ACE_HIGH, Card, ChanceNode, DecisionNode, Event, GameDef, OneOf, Option, OrderOf,
+    ACE_HIGH, RANK_NAMES, Card, ChanceNode, DecisionNode, Event, GameDef, OneOf, Option, OrderOf,
     Result, SetupError, State, SubsetOf, Zone, cards_str, full_deck, parse_cards,
 )
 
@@ -130,6 +130,11 @@ def rank(card: Card) -> int:
     return ACE_HIGH[card.rank]
 
 
+def plural_rank(card: Card) -> str:
+    name = RANK_NAMES[card.rank]
+    return name + ("es" if name.endswith("x") else "s")
+
+
 def _s(n: int, word: str = "card") -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -143,7 +148,7 @@ class DeckState(State):
                  round_no: int = 1, prepare: bool = False):
         super().__init__(options)
         self.num_players = options["players"]
-        ps = self.players
+        ps = self._ps = tuple(f"p{i}" for i in range(1, self.num_players + 1))
         self.stack = {p: list(stacks.get(p, [])) for p in ps}
         self.won = {p: list((won or {}).get(p, [])) for p in ps}
         self.middle = list(middle or [])
@@ -173,12 +178,16 @@ class DeckState(State):
             self._begin_preparation([], new_round=False)
 
     # ----------------------------------------------------------------- helpers
+    @property
+    def players(self) -> list[str]:
+        return list(self._ps)
+
     def alive(self) -> list[str]:
-        return [p for p in self.players if p not in self.out]
+        return [p for p in self._ps if p not in self.out]
 
     def holders(self) -> list[str]:
         """Players still in the game with face-down cards: they play the next trick."""
-        return [p for p in self.alive() if self.stack[p]]
+        return [p for p in self._ps if self.stack[p] and p not in self.out]
 
     def total(self, p: str) -> int:
         return len(self.stack[p]) + len(self.won[p])
@@ -291,7 +300,7 @@ class DeckState(State):
         names = " and ".join(f"{{{p}}}" for p in self.contenders)
         if self.wars == 1:
             top = self.play[self.contenders[0]][0][0]
-            ev.append(Event("war", "war", f"{names} tie with {top.rank}: war!", None,
+            ev.append(Event("war", "war", f"{names} tie with {plural_rank(top)}: war!", None,
                             tuple(self.play[p][0][0] for p in self.contenders),
                             {"number": 1, "players": " ".join(self.contenders)}))
             for p in self.players:
@@ -303,7 +312,7 @@ class DeckState(State):
         else:
             g = self.play[self.contenders[0]][-1][0]
             ev.append(Event("war", "war-again",
-                            f"The generals of {names} tie with {g.rank}: the war goes on!",
+                            f"The generals of {names} tie with {plural_rank(g)}: the war goes on!",
                             None, tuple(self.play[p][-1][0] for p in self.contenders),
                             {"number": self.wars, "players": " ".join(self.contenders)}))
         # who cannot complete the war?
@@ -311,7 +320,7 @@ class DeckState(State):
         for p in short:
             self.out.append(p)
             ev.append(Event("cannot-finish", "war-cannot-finish",
-                            f"{{{p}}} has only {_s(self.total(p))} and cannot complete the war: "
+                            f"{{{p}}} has only {_s(self.total(p))} left and cannot complete the war: "
                             f"{{{p}}} is out.", p, (), {"have": self.total(p)}))
         if short:
             left = self.alive()
@@ -331,8 +340,11 @@ class DeckState(State):
                 self.stack[p], self.won[p] = [], []
                 self.play[p].extend((c, False) for c in cards)
                 self.sitting.discard(p)
+                if not cards:
+                    continue
                 ev.append(Event("forfeit", "forfeit",
-                                f"{{{p}}}'s last {_s(len(cards))} go into the pot.", p,
+                                (f"{{{p}}}'s last card goes into the pot." if len(cards) == 1
+                                 else f"{{{p}}}'s last {len(cards)} cards go into the pot."), p,
                                 tuple(cards), {"count": len(cards)}))
             self.contenders = [p for p in self.contenders if p not in short]
             if not self.contenders:
@@ -354,8 +366,9 @@ class DeckState(State):
             need = 4 - len(self.stack[p])
             if need > 0:
                 ev.append(Event("short", "war-draw",
-                                f"{{{p}}} has only {_s(len(self.stack[p]), 'face-down card')} "
-                                f"and must draw {need} from the won pile.", p, (),
+                                (f"{{{p}}} has only {_s(len(self.stack[p]), 'face-down card')}"
+                                 if self.stack[p] else f"{{{p}}} has no face-down cards left")
+                                + f" and must draw {need} from the won pile.", p, (),
                                 {"need": need}))
                 self.draw_queue.append(p)
         return True
@@ -369,7 +382,8 @@ class DeckState(State):
         self.draw_queue.pop(0)
         ev.append(Event("draw", "war-draw",
                         f"{{{p}}} draws {cards_str(drawn)} from the top of the won pile; "
-                        f"{_s(len(self.won[p]))} stay face up.", p, tuple(drawn),
+                        + (f"{_s(len(self.won[p]))} {'stays' if len(self.won[p]) == 1 else 'stay'}"
+                           " face up." if self.won[p] else "none is left."), p, tuple(drawn),
                         {"count": len(drawn), "left": len(self.won[p])}))
 
     def _apply_chance(self, outcome: Any) -> list[Event]:

@@ -47,6 +47,7 @@ _TWO_COLOUR = {"C": BLACK, "S": BLACK, "D": RED, "H": RED}
 _FOUR_COLOUR = {"C": GREEN, "S": BLACK, "D": BLUE, "H": RED}
 _GOLD = "#c9a227"
 _EDGE = "#4d4d4d"                  # card outline
+_PAPER = "#fcf7ea"                 # warm tint behind court panels
 FONT_FAMILY = "Cabin, 'DejaVu Sans', sans-serif"
 _SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -95,8 +96,11 @@ def suit_colour(suit: str, four_colour: bool = False) -> str:
 # --------------------------------------------------------------------------- helpers
 def _n(x: float) -> str:
     """A number for SVG: at most two decimals, no trailing zeros, never ``-0``."""
-    s = f"{x:.2f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
+    r = round(x, 2)
+    if r == int(r):
+        return str(int(r))
+    s = f"{r:.2f}".rstrip("0")
+    return s
 
 
 def _esc(text: str) -> str:
@@ -166,7 +170,7 @@ def _as_card(card: Card | str) -> Card:
 # Pip grid: three columns; rows as a fraction of the pip field (0 = top row, 1 = bottom).
 _COL_X = {"L": _CX - 140, "C": _CX, "R": _CX + 140}
 _ROW_TOP, _ROW_BOTTOM = 172.0, CARD_H - 172.0
-_PIP_SIZE = 96
+_PIP_SIZE = 104
 _ACE_SIZE = 270
 _T = 1 / 3
 _PIP_LAYOUTS: dict[str, tuple[tuple[str, float], ...]] = {
@@ -188,8 +192,8 @@ _PIP_LAYOUTS: dict[str, tuple[tuple[str, float], ...]] = {
 _INDEX_X = 56
 _INDEX_BASELINE = 110
 _INDEX_FONT = 96
-_INDEX_SUIT_Y = 158
-_INDEX_SUIT_SIZE = 50
+_INDEX_SUIT_Y = 166
+_INDEX_SUIT_SIZE = 48
 
 
 def pip_positions(rank: str) -> list[tuple[float, float, bool]]:
@@ -252,17 +256,22 @@ def _queen_crown(colour: str) -> str:
 
 
 def _jack_cap(colour: str) -> str:
-    cap = "M-92 -22C-92 -70 -46 -94 4 -94C56 -94 92 -66 92 -22Z"
-    feather = ("M52 -40C40 -84 6 -118 -46 -138C-22 -112 -4 -80 4 -44Z")
-    vein = "M46 -44C30 -82 4 -110 -38 -132"
-    out = [f'<path d="{feather}" fill="{_GOLD}" stroke="{colour}" stroke-width="4" '
+    # A soft, puffed cap overhanging its band, with a plume sweeping up to the right.
+    cap = "M-80 -24C-122 -28 -116 -72 -64 -86C-22 -98 36 -98 76 -84C122 -68 118 -28 80 -24Z"
+    plume = "M30 -78C52 -118 96 -140 140 -136C122 -126 104 -110 92 -94C78 -80 60 -72 46 -70Z"
+    vein = "M40 -76C70 -104 104 -124 134 -133"
+    out = [f'<path d="{plume}" fill="{_GOLD}" stroke="{colour}" stroke-width="4" '
            f'stroke-linejoin="round"/>',
-           f'<path d="{vein}" fill="none" stroke="{colour}" stroke-width="2.5"/>',
+           f'<path d="{vein}" fill="none" stroke="{colour}" stroke-width="2.5" '
+           f'stroke-linecap="round"/>',
            f'<path d="{cap}" fill="{colour}"/>',
-           f'<rect x="-98" y="-26" width="196" height="26" rx="6" fill="{_GOLD}" '
+           f'<path d="M-66 -62C-30 -74 30 -74 66 -62" fill="none" stroke="{_GOLD}" '
+           f'stroke-width="3" stroke-linecap="round"/>',
+           f'<rect x="-82" y="-26" width="164" height="26" rx="6" fill="{_GOLD}" '
            f'stroke="{colour}" stroke-width="4"/>',
-           f'<circle cx="44" cy="-13" r="9" fill="{colour}"/>',
-           f'<circle cx="44" cy="-13" r="3.5" fill="{_GOLD}"/>']
+           f'<circle cx="44" cy="-74" r="11" fill="{_GOLD}" stroke="{colour}" '
+           f'stroke-width="3"/>']
+    out += [f'<circle cx="{x}" cy="-13" r="5" fill="{colour}"/>' for x in (-50, -25, 0, 25, 50)]
     return "".join(out)
 
 
@@ -270,7 +279,7 @@ _COURT_MOTIF = {"K": _king_crown, "Q": _queen_crown, "J": _jack_cap}
 
 
 def _court(card: Card, colour: str) -> str:
-    tint = _mix(colour, 0.09)
+    tint = _mix(colour, 0.07, _PAPER)
     x0, x1, y0, y1 = _PANEL_X0, _PANEL_X1, _PANEL_Y0, _PANEL_Y1
     w, h = x1 - x0, y1 - y0
     out = [
@@ -278,16 +287,16 @@ def _court(card: Card, colour: str) -> str:
         f'stroke="{colour}" stroke-width="5"/>',
         f'<rect x="{x0 + 11}" y="{y0 + 11}" width="{w - 22}" height="{h - 22}" rx="4" '
         f'fill="none" stroke="{colour}" stroke-width="1.6"/>',
-        f'<path d="M{x0 + 11} {_n(_CY)}H{_n(_CX - 34)}M{_n(_CX + 34)} {_n(_CY)}H{x1 - 11}" '
+        f'<path d="M{x0 + 11} {_n(_CY)}H{_n(_CX - 30)}M{_n(_CX + 30)} {_n(_CY)}H{x1 - 11}" '
         f'stroke="{colour}" stroke-width="2"/>',
-        _pip(card.suit, _CX, _CY, 40),
+        _pip(card.suit, _CX, _CY, 36),
     ]
     motif = _COURT_MOTIF[card.rank](colour)
     half = (
-        f'<g transform="translate({_n(_CX)} 212)">{motif}</g>'
-        + _rank_text(card.rank, _CX, 374, 210)
-        + _pip(card.suit, x0 + 52, 318, 50)
-        + _pip(card.suit, x1 - 52, 318, 50)
+        f'<g transform="translate({_n(_CX)} 206)">{motif}</g>'
+        + _rank_text(card.rank, _CX, 366, 200)
+        + _pip(card.suit, x0 + 50, 296, 48)
+        + _pip(card.suit, x1 - 50, 296, 48)
     )
     out.append(half)
     out.append(_rotated(half))
@@ -396,9 +405,21 @@ def _clip_lattice(a: float, b: float, hx: float, hy: float, ks: Iterable[float],
     return out
 
 
-def _sym_range(limit: float, step: float) -> list[int]:
-    n = int(limit // step) + 1
-    return list(range(-n, n + 1))
+def _tri_grid(hx: float, hy: float, step_x: float, step_y: float):
+    """Points of a triangular grid centred on the origin within |x|<=hx, |y|<=hy: even rows
+    at whole multiples of ``step_x``, odd rows at half-way points. Both index sets are
+    symmetric about zero, so the grid is symmetric under a half turn."""
+    rows = int(hy // step_y)
+    cols = int(hx // step_x) + 1
+    for j in range(-rows, rows + 1):
+        y = j * step_y
+        if j % 2:
+            xs = ((i + 0.5) * step_x for i in range(-cols - 1, cols + 1))
+        else:
+            xs = (i * step_x for i in range(-cols, cols + 1))
+        for x in xs:
+            if abs(x) <= hx:
+                yield x, y
 
 
 def _rhombus(cx: float, cy: float, rx: float, ry: float, attrs) -> Shape:
@@ -422,15 +443,8 @@ def _back_shapes(design: str, bleed: float, *, outer: bool = True) -> list[Shape
         shapes += _clip_lattice(a, b, hx, hy, ks, _attrs(stroke=c["fine"], stroke_width=2.5))
     elif outer and design == "b":
         step_x, step_y = 26.0, 22.5
-        for j in _sym_range(hy, step_y):
-            off = step_x / 2 if j % 2 else 0.0
-            for i in _sym_range(hx, step_x):
-                x, y = i * step_x + off, j * step_y
-                if abs(x) <= hx + 3 and abs(y) <= hy + 3:
-                    shapes.append(("circle", x, y, 3.0, _attrs(fill=c["fine"])))
-        # Offset rows are one dot longer on one side; keep only dots whose image under
-        # a half turn is present too.
-        shapes = _symmetric_only(shapes)
+        dot = _attrs(fill=c["fine"])
+        shapes += [("circle", x, y, 3.0, dot) for x, y in _tri_grid(hx + 3, hy + 3, step_x, step_y)]
     # Frame: a bold line and a thin one, and the darker field inside.
     fi = _FRAME_INSET
     shapes.append(("rect", -(_CX - fi), -(_CY - fi), 2 * (_CX - fi), 2 * (_CY - fi), rx_frame,
@@ -439,17 +453,25 @@ def _back_shapes(design: str, bleed: float, *, outer: bool = True) -> list[Shape
                    _attrs(fill="none", stroke=c["light"], stroke_width=2)))
     gx, gy = fx - 10, fy - 10                       # pattern stays clear of the thin line
     if design == "a":
-        a, b = 38.0, 52.0
-        ks = range(-int(gx / a + gy / b) - 1, int(gx / a + gy / b) + 2)
+        # The lattice divides the field exactly (7 cells each way from the centre), so the
+        # gems on the field's edge are clean half-gems.
+        cells = 7
+        a, b = gx / cells, gy / cells
+        ks = range(-2 * cells, 2 * cells + 1)
         shapes += _clip_lattice(a, b, gx, gy, ks, _attrs(stroke=c["lattice"], stroke_width=3))
-        # A small gem in every cell of the lattice.
-        gems = []
-        for i in _sym_range(gx, a):
-            for j in _sym_range(gy, b):
-                for px, py in ((i * a, (j + 0.5) * b), ((i + 0.5) * a, j * b)):
-                    if abs(px) + a * 0.34 <= gx and abs(py) + b * 0.34 <= gy:
-                        gems.append(_rhombus(px, py, a * 0.34, b * 0.34, _attrs(fill=c["gem"])))
-        shapes += gems
+        med_x, med_y = 132.0, 184.0                  # the medallion's outer lozenge
+        rx, ry = a * 0.34, b * 0.34
+        for i in range(-cells, cells + 1):
+            for j in range(-cells, cells):
+                for px, py in ((i * a, (j + 0.5) * b), ((j + 0.5) * a, i * b)):
+                    if abs(px) > gx + 1e-6 or abs(py) > gy + 1e-6:
+                        continue
+                    if abs(px) / med_x + abs(py) / med_y < 0.8:
+                        continue                     # wholly hidden by the medallion
+                    pts = [(px, py - ry), (px + rx, py), (px, py + ry), (px - rx, py)]
+                    # Drop the vertex that would poke out of the field.
+                    pts = [(x, y) for x, y in pts if abs(x) <= gx + 1e-6 and abs(y) <= gy + 1e-6]
+                    shapes.append(("polygon", tuple(pts), _attrs(fill=c["gem"])))
         # Medallion: nested lozenges.
         for (r_x, r_y, attrs) in (
             (132, 184, _attrs(fill=c["field"], stroke=c["light"], stroke_width=6)),
@@ -460,19 +482,16 @@ def _back_shapes(design: str, bleed: float, *, outer: bool = True) -> list[Shape
         ):
             shapes.append(_rhombus(0.0, 0.0, r_x, r_y, attrs))
     else:
-        # Rings on a triangular grid with a dot between each three.
+        # Rings, each with a dot in it, on a triangular grid; clear of the medallion.
         step_x = 44.0
-        step_y = step_x * math.sqrt(3) / 2
         r = 15.0
-        for j in _sym_range(gy, step_y):
-            for i in _sym_range(gx, step_x):
-                x = (i + (0.5 if j % 2 else 0.0)) * step_x
-                y = j * step_y
-                if abs(x) + r + 2 <= gx and abs(y) + r + 2 <= gy:
-                    shapes.append(("circle", x, y, r,
-                                   _attrs(fill="none", stroke=c["lattice"], stroke_width=3)))
-                    shapes.append(("circle", x, y, 4.0, _attrs(fill=c["gem"])))
-        shapes = _symmetric_only(shapes)
+        ring = _attrs(fill="none", stroke=c["lattice"], stroke_width=3)
+        gem = _attrs(fill=c["gem"])
+        centres = [(x, y) for x, y in
+                   _tri_grid(gx - r - 2, gy - r - 2, step_x, step_x * math.sqrt(3) / 2)
+                   if math.hypot(x, y) >= 128 + r + 8]
+        shapes += [("circle", x, y, r, ring) for x, y in centres]
+        shapes += [("circle", x, y, 4.0, gem) for x, y in centres]
         # Medallion: a ringed disc with an eight-pointed star.
         shapes.append(("circle", 0.0, 0.0, 128.0,
                        _attrs(fill=c["field"], stroke=c["light"], stroke_width=6)))
@@ -495,46 +514,34 @@ def _star(points: int, r_out: float, r_in: float) -> tuple[tuple[float, float], 
     return tuple(half) + tuple((-x, -y) for x, y in half)
 
 
-def _shape_key(shape: Shape) -> tuple:
-    kind = shape[0]
-    if kind == "circle":
-        return (kind, _n(shape[1]), _n(shape[2]), _n(shape[3]), shape[4])
-    raise TypeError(kind)
-
-
-def _symmetric_only(shapes: list[Shape]) -> list[Shape]:
-    """Drop circles whose half-turn image is missing (grid ends), keeping order."""
-    keys = {_shape_key(s) for s in shapes if s[0] == "circle"}
-    out = []
-    for s in shapes:
-        if s[0] == "circle":
-            k = _shape_key(s)
-            if ("circle", _n(-s[1]), _n(-s[2]), k[3], k[4]) not in keys:
-                continue
-        out.append(s)
-    return out
-
-
 def _render_shapes(shapes: Iterable[Shape]) -> str:
+    """SVG elements for ``shapes``; a run of shapes with the same paint shares one ``<g>``."""
     out = []
+    current = None
     for s in shapes:
         kind, attrs = s[0], s[-1]
-        a = "".join(f' {k}="{v}"' for k, v in attrs)
+        if attrs != current:
+            if current is not None:
+                out.append("</g>")
+            out.append("<g" + "".join(f' {k}="{v}"' for k, v in attrs) + ">")
+            current = attrs
         if kind == "rect":
             _, x, y, w, h, rx, _ = s
             r = f' rx="{_n(rx)}"' if rx else ""
-            out.append(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}"{r}{a}/>')
+            out.append(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}"{r}/>')
         elif kind == "line":
             _, x1, y1, x2, y2, _ = s
-            out.append(f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}"{a}/>')
+            out.append(f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}"/>')
         elif kind == "circle":
             _, cx, cy, r, _ = s
-            out.append(f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}"{a}/>')
+            out.append(f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}"/>')
         elif kind == "polygon":
             pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in s[1])
-            out.append(f'<polygon points="{pts}"{a}/>')
+            out.append(f'<polygon points="{pts}"/>')
         else:  # pragma: no cover - a programming error
             raise TypeError(kind)
+    if current is not None:
+        out.append("</g>")
     return "".join(out)
 
 
@@ -587,8 +594,12 @@ def _face_down(style: str, design: str, width: str | None, height: str | None) -
         gx, gy = fx - 7, fy - 7
         ks = range(-int(gx / a + gy / b) - 1, int(gx / a + gy / b) + 2)
         shapes += _clip_lattice(a, b, gx, gy, ks, _attrs(stroke=c["lattice"], stroke_width=9))
-        shapes.append(_rhombus(0.0, 0.0, 96, 132, _attrs(fill=c["light"])))
-        shapes.append(_rhombus(0.0, 0.0, 44, 60, _attrs(fill=c["bg"])))
+        if design == "a":
+            shapes.append(_rhombus(0.0, 0.0, 96, 132, _attrs(fill=c["light"])))
+            shapes.append(_rhombus(0.0, 0.0, 44, 60, _attrs(fill=c["bg"])))
+        else:
+            shapes.append(("circle", 0.0, 0.0, 100.0, _attrs(fill=c["light"])))
+            shapes.append(("polygon", _star(8, 72.0, 34.0), _attrs(fill=c["bg"])))
         body = _render_shapes(shapes)
     return f'{head}<g transform="translate({_n(_CX)} {_n(_CY)})">{edge}{body}</g></svg>'
 

@@ -1,0 +1,52 @@
+"""The book's typefaces, from the font files the project's set-up installs.
+
+Text: EB Garamond (Debian package fonts-ebgaramond); headings, tables and diagrams: Cabin
+(fonts-cabin). The CSS names the files directly, so a rulebook never falls back to whatever
+fonts a machine happens to have: a missing file stops the build with a clear message.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+FONT_DIRS = [Path("/usr/share/fonts/opentype/ebgaramond"), Path("/usr/share/fonts/opentype/cabin")]
+
+#: (family, weight, style, file name)
+FACES = [
+    ("EB Garamond", 400, "normal", "EBGaramond12-Regular.otf"),
+    ("EB Garamond", 400, "italic", "EBGaramond12-Italic.otf"),
+    ("EB Garamond", 700, "normal", "EBGaramond12-Bold.otf"),
+    ("Cabin", 400, "normal", "Cabin-Regular.otf"),
+    ("Cabin", 400, "italic", "Cabin-Italic.otf"),
+    ("Cabin", 500, "normal", "Cabin-Medium.otf"),
+    ("Cabin", 600, "normal", "Cabin-SemiBold.otf"),
+    ("Cabin", 700, "normal", "Cabin-Bold.otf"),
+    ("Cabin", 700, "italic", "Cabin-BoldItalic.otf"),
+]
+
+
+class FontMissing(Exception):
+    pass
+
+
+def find(name: str) -> Path:
+    for d in FONT_DIRS:
+        p = d / name
+        if p.exists():
+            return p
+    raise FontMissing(
+        f"font file {name} not found in {', '.join(map(str, FONT_DIRS))}; "
+        f"run 'bash scripts/setup' (it installs fonts-ebgaramond and fonts-cabin)")
+
+
+def font_face_css() -> str:
+    rules = []
+    for family, weight, style, name in FACES:
+        rules.append(
+            f'@font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
+            f'src: url("{find(name).as_uri()}"); }}')
+    return "\n".join(rules)
+
+
+def font_files() -> list[Path]:
+    return [find(name) for *_, name in FACES]

@@ -1,0 +1,201 @@
+"""Stage 3a: the PDF rulebooks and the compendium, through Jinja templates and WeasyPrint.
+
+One process, one shared FontConfiguration and one image cache for every book: card images
+are served from memory under ``card:`` URLs, so each SVG is parsed once per build.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from weasyprint import CSS, HTML
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+from weasyprint.text.fonts import FontConfiguration
+
+from .. import __version__
+from . import cards as cardart
+from .fonts import font_face_css
+from .markup import Markdown
+from .present import GameView, Links, Presenter
+
+TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+
+PAPER = {"a4": "A4", "letter": "letter"}
+#: the text block's width in mm: paper width less the inner (21 mm) and outer (17 mm) margins
+TEXT_WIDTH = {"a4": 210 - 38, "letter": 215.9 - 38}
+
+
+def card_url(code: str) -> str:
+    return f"card:{code}"
+
+
+def book_links() -> Links:
+    """Anchors carry the game's slug, so that the six rulebooks can be bound into the
+    compendium without two anchors of the same name."""
+    return Links(anchor=lambda slug, rid: f"{slug}--{rid}",
+                 href=lambda slug, rid: f"#{slug}--{rid}", card=card_url)
+
+
+class CardFetcher(URLFetcher):
+    """Serves ``card:QD``, ``card:back`` (and ``card:back-b``) from memory; other URLs
+    (the font files) as usual."""
+
+    def __init__(self, four_colour: bool = False):
+        super().__init__()
+        self.four_colour = four_colour
+        self.cache: dict[str, bytes] = {}
+
+    def svg(self, code: str) -> bytes:
+        if code not in self.cache:
+            if code == "back":
+                text = cardart.face_down()
+            elif code.startswith("back-"):
+                text = cardart.card_back(code[5:])
+            elif code.startswith("full-"):
+                text = cardart.card_face(code[5:], style="full", four_colour=self.four_colour)
+            else:
+                text = cardart.card_face(code, style="compact", four_colour=self.four_colour)
+            self.cache[code] = text.encode("utf-8")
+        return self.cache[code]
+
+    def fetch(self, url: str, headers: Any = None):
+        if url.startswith("card:"):
+            return URLFetcherResponse(url, body=self.svg(url[5:]),
+                                      headers={"Content-Type": "image/svg+xml"})
+        return super().fetch(url, headers)
+
+
+class BookRenderer:
+    def __init__(self, paper: str = "a4", four_colour: bool = False):
+        self.paper = paper
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+        self.font_config = FontConfiguration()
+        self.fetcher = CardFetcher(four_colour)
+        self.image_cache: dict = {}
+        css_text = (font_face_css() + "\n" + f"@page {{ size: {PAPER[paper]}; }}\n"
+                    + (TEMPLATES / "book" / "book.css").read_text(encoding="utf-8"))
+        self.css = CSS(string=css_text, font_config=self.font_config,
+                       url_fetcher=self.fetcher)
+        self.pages = 0
+
+    def view(self, game_report) -> GameView:
+        return Presenter(book_links()).game(game_report)
+
+    def _html(self, html: str):
+        return HTML(string=html, base_url=str(TEMPLATES), url_fetcher=self.fetcher).render(
+            stylesheets=[self.css], font_config=self.font_config, cache=self.image_cache,
+            pdf_tags=True)
+
+    def _book(self, **kw: Any) -> dict[str, Any]:
+        book = {
+            "version": __version__, "paper": self.paper, "date": _dt.date.today().isoformat(),
+            "text_width": TEXT_WIDTH[self.paper], "max_cols": 14, "compendium": False,
+            "heading": "", "intro": "", "cover_cards": [],
+        }
+        book.update(kw)
+        return book
+
+    def render_game(self, game_report):
+        """Lay out one game's rulebook; returns the WeasyPrint document."""
+        g = self.view(game_report)
+        book = self._book(
+            title=f"{g.title}: rules", author=g.designer,
+            subject=f"Rules of {g.title}, a card game for {g.players} players. {g.tagline}",
+            keywords=", ".join(["card game", "War variant", "rules", g.title]),
+            cover_cards=[card_url("full-" + c) for c in COVER_CARDS.get(g.slug, ("AS", "KH", "QC", "JD"))],
+        )
+        html = self.env.get_template("book/book.html.j2").render(book=book, games=[g])
+        doc = self._html(html)
+        doc.game_view = g
+        return doc
+
+    def write(self, doc, target: Path) -> int:
+        doc.write_pdf(str(target), pdf_tags=True)
+        self.pages += len(doc.pages)
+        return len(doc.pages)
+
+    def render_compendium(self, docs: list, intro: str, target: Path) -> int:
+        """Bind the six rulebooks into one book behind a front matter (cover, one contents
+        for the whole book, the introduction to War and the comparison table).
+
+        The rulebooks are not laid out again: their pages are reused as the book's parts,
+        each keeping its own page numbers (the PDF's page labels say "War 3"), and the
+        front matter is numbered i, ii, iii. The contents prints, for every section, the
+        page of its part on which the heading landed in the laid-out rulebook.
+        """
+        games = [d.game_view for d in docs]
+        parts = []
+        for d in docs:
+            where = {}
+            for i, page in enumerate(d.pages, start=1):
+                for anchor in page.anchors:
+                    where.setdefault(anchor, i)
+            parts.append({"game": d.game_view, "pages": where, "count": len(d.pages)})
+        book = self._book(
+            title="The Book of War: classic War and five variants", heading="The Book of War",
+            compendium=True,
+            author="; ".join(f"{g.title}: {g.designer}" for g in games),
+            subject="Rules, worked examples and quick references for "
+                    + ", ".join(g.title for g in games),
+            keywords=", ".join(["card game", "War", "rules"] + [g.title for g in games]),
+            cover_cards=[card_url("full-" + c) for c in ("AS", "KH", "QC", "JD")],
+            intro=Markdown(lambda rid: None).block(intro),
+        )
+        html = self.env.get_template("book/front.html.j2").render(book=book, games=games, parts=parts)
+        front = self._html(html)
+        pages = list(front.pages)
+        labels = [("front", 0, len(front.pages))]
+        for d in docs:
+            start = len(pages)
+            for j, page in enumerate(d.pages):
+                marks = [(level + 1, label, pos, state) for level, label, pos, state in page.bookmarks]
+                if j == 0:
+                    marks.insert(0, (1, d.game_view.title, (0, 0), "closed"))
+                page.bookmarks = marks
+                pages.append(page)
+            labels.append((d.game_view.title, start, len(d.pages)))
+        book_doc = front.copy(pages)
+        try:
+            book_doc.write_pdf(str(target), pdf_tags=True)
+        finally:
+            for d in docs:  # the rulebooks' own bookmarks, as they were
+                for j, page in enumerate(d.pages):
+                    marks = [(level - 1, label, pos, state) for level, label, pos, state in page.bookmarks]
+                    page.bookmarks = marks[1:] if j == 0 else marks
+        set_page_labels(target, labels)
+        self.pages += len(pages)
+        return len(pages)
+
+
+def set_page_labels(path: Path, labels: list[tuple[str, int, int]]) -> None:
+    """Give the compendium's pages the labels printed on them: i, ii ... for the front
+    matter, then "War 1", "War 2" ... for each part."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(str(path)))
+    for name, start, count in labels:
+        if count <= 0:
+            continue
+        if name == "front":
+            writer.set_page_label(start, start + count - 1, style="/r")
+        else:
+            writer.set_page_label(start, start + count - 1, style="/D", prefix=f"{name} ", start=1)
+    tmp = path.with_suffix(".labels.pdf")
+    with open(tmp, "wb") as f:
+        writer.write(f)
+    tmp.replace(path)
+
+
+COVER_CARDS = {
+    "war": ("8S", "8H", "AC", "KD"),
+    "winning-the-battle": ("KS", "QH", "2C", "10D"),
+    "battle-lines": ("4D", "5C", "JS", "9H"),
+    "deck-management": ("AS", "2H", "3C", "AD"),
+    "battle": ("AH", "KS", "QD", "JC"),
+    "ultimate": ("KC", "QD", "KS", "10D"),
+}

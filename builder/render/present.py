@@ -1,0 +1,309 @@
+"""What the templates see: the checked content and its replays, shaped for rendering.
+
+Both the PDF and the website render from these objects, so a rule, an example step or a
+diagram reads the same on paper and on screen. Only the link targets differ, through
+``Links``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..check import GameReport, Replay, StepRecord
+from ..engine.core import Card, Zone
+from ..model import Game, Rule, Term
+from .markup import Markdown, Markup, plain
+
+
+@dataclass
+class Links:
+    """How a renderer names anchors and card images."""
+
+    anchor: Callable[[str, str], str]  # (game slug, rule id) -> anchor id
+    href: Callable[[str, str], str]  # (game slug, rule id) -> href
+    card: Callable[[str], str]  # card code ("QD", "back-a") -> image URL
+
+
+@dataclass
+class RuleView:
+    id: str
+    anchor: str
+    number: str
+    title: str
+    level: int
+    body: Markup
+    children: list["RuleView"]
+    part: str
+    text: str  # plain text, for search
+
+
+@dataclass
+class CardView:
+    code: str  # "QD" or "back"
+    src: str
+    alt: str
+    up: bool
+
+
+@dataclass
+class ZoneView:
+    id: str
+    label: str
+    owner: str
+    style: str
+    cards: list[CardView]
+    count: int | None
+    note: str
+
+
+@dataclass
+class Diagram:
+    rows: list[list[ZoneView | None]]
+    cols: int
+    #: width of each column in card widths (a fan of n cards is wider than one card)
+    widths: list[float] = field(default_factory=list)
+
+    def width(self, card: float, gap: float) -> float:
+        """The diagram's width for a card width and a gap between columns."""
+        return sum(w * card + gap for w in self.widths) + gap
+
+    def bands(self, max_cols: int) -> list["Diagram"]:
+        """The diagram cut into bands of at most ``max_cols`` columns, for lines of cards
+        too long for one row of the page."""
+        if self.cols <= max_cols:
+            return [self]
+        out = []
+        for start in range(0, self.cols, max_cols):
+            cols = slice(start, start + max_cols)
+            rows = [r[cols] for r in self.rows]
+            rows = [r for r in rows if any(z is not None for z in r)]
+            out.append(Diagram(rows=rows, cols=len(self.widths[cols]), widths=self.widths[cols]))
+        return out
+
+
+@dataclass
+class StepView:
+    index: int
+    kind: str
+    narration: list[str]
+    comment: Markup
+    diagram: Diagram
+    state: list[tuple[str, str]]  # (who, "deck 24 · stones 1")
+    repeat: int
+    decided: str
+
+
+@dataclass
+class ExampleView:
+    id: str
+    anchor: str
+    number: int
+    title: str
+    intro: Markup
+    outro: Markup
+    rules: list[tuple[str, str]]  # (href, "3.2 Outflanking")
+    options: list[str]
+    setup: Diagram
+    setup_state: list[tuple[str, str]]
+    steps: list[StepView]
+    result: str
+    text: str
+
+
+@dataclass
+class TermView:
+    term: str
+    anchor: str
+    definition: Markup
+    see: list[tuple[str, str]]
+    text: str
+
+
+@dataclass
+class GameView:
+    slug: str
+    title: str
+    designer: str
+    credit: str
+    tagline: str
+    summary: Markup
+    players: str
+    time: str
+    components: list[dict[str, Any]]
+    options: list[dict[str, Any]]
+    compare: dict[str, str]
+    quickref: list[Markup]
+    golden: list[RuleView]
+    rules: list[RuleView]
+    clarifications: list[RuleView]
+    examples: list[ExampleView]
+    glossary: list[TermView]
+    names: dict[str, str]
+    all_rules: list[RuleView] = field(default_factory=list)
+
+
+def rank_label(code: str) -> str:
+    try:
+        return Card.parse(code).name()
+    except Exception:  # noqa: BLE001 - a back or an unknown code: described plainly
+        return "face-down card"
+
+
+class Presenter:
+    def __init__(self, links: Links):
+        self.links = links
+
+    # ------------------------------------------------------------------ game
+    def game(self, gr: GameReport) -> GameView:
+        g = gr.game
+        index = g.rule_index()
+        slug = g.slug
+
+        def resolve(rid: str):
+            r = index.get(rid)
+            if r is None:
+                return None
+            return self.links.href(slug, rid), r.label
+
+        md = Markdown(resolve)
+
+        def rv(r: Rule) -> RuleView:
+            return RuleView(
+                id=r.id, anchor=self.links.anchor(slug, r.id), number=r.number, title=r.title,
+                level=r.level, body=md.block(r.body), children=[rv(c) for c in r.children],
+                part=r.part, text=plain(r.body),
+            )
+
+        tops = [rv(r) for r in g.rules]
+        view = GameView(
+            slug=slug, title=g.title, designer=g.designer, credit=g.credit, tagline=g.tagline,
+            summary=md.block(g.summary), players=g.players_label, time=g.time,
+            components=g.components,
+            options=[{"name": o.name, "label": o.label, "default": o.default,
+                      "text": md.block(o.text)} for o in g.options],
+            compare=g.compare, quickref=[md.inline(q) for q in g.quickref],
+            golden=[t for t in tops if t.part == "golden"],
+            rules=[t for t in tops if t.part == "rules"],
+            clarifications=[t for t in tops if t.part == "clarifications"],
+            examples=[], glossary=[], names=dict(g.player_names),
+        )
+        view.all_rules = [x for t in tops for x in _walk(t)]
+        for i, rep in enumerate(gr.replays, start=1):
+            view.examples.append(self.example(rep, i, md, index))
+        for t in g.glossary:
+            view.glossary.append(TermView(
+                term=t.term, anchor=self.links.anchor(slug, t.anchor), definition=md.block(t.definition),
+                see=[(self.links.href(slug, s), index[s].label) for s in t.see if s in index],
+                text=plain(t.definition)))
+        return view
+
+    # ------------------------------------------------------------------ examples
+    def example(self, rep: Replay, number: int, md: Markdown, index: dict[str, Rule]) -> ExampleView:
+        ex = rep.example
+        g = rep.game
+        names = g.player_names
+        opts = []
+        defaults = g.option_defaults()
+        labels = {o.name: o.label for o in g.options}
+        for k, v in rep.options.items():
+            if k in ex.options and v != defaults.get(k):
+                opts.append(f"{labels.get(k, k)}: {v}")
+        steps = [self.step(s, names, md) for s in rep.steps]
+        return ExampleView(
+            id=ex.id, anchor=self.links.anchor(g.slug, "ex-" + ex.id), number=number,
+            title=ex.title, intro=md.block(ex.intro), outro=md.block(ex.outro),
+            rules=[(self.links.href(g.slug, r), index[r].label) for r in ex.rules if r in index],
+            options=opts, setup=self.diagram(rep.initial_table, names),
+            setup_state=state_strip(rep.initial_view, names), steps=steps, result=rep.result,
+            text=plain(ex.intro + " " + " ".join(s.comment for s in ex.steps)),
+        )
+
+    def step(self, s: StepRecord, names: dict[str, str], md: Markdown) -> StepView:
+        narration = [e.narrate(names) for e in s.events if e.text]
+        decided = ""
+        if s.kind == "chance":
+            decided = "Chance: " + "; ".join(_fmt(v) for v in s.decisions.values())
+        return StepView(
+            index=s.index, kind=s.kind, narration=narration, comment=md.block(s.comment),
+            diagram=self.diagram(s.table, names), state=state_strip(s.view, names),
+            repeat=s.repeat, decided=decided,
+        )
+
+    def diagram(self, zones: list[Zone], names: dict[str, str]) -> Diagram:
+        if not zones:
+            return Diagram(rows=[], cols=0)
+        nrows = max(z.row for z in zones) + 1
+        ncols = max(z.col for z in zones) + 1
+        grid: list[list[ZoneView | None]] = [[None] * ncols for _ in range(nrows)]
+        for z in zones:
+            cards = []
+            for card, up in z.cards:
+                code = str(card) if up else "back"
+                cards.append(CardView(code=code, src=self.links.card(code),
+                                      alt=card.name() if up else "a face-down card", up=up))
+            if z.style == "pile" and z.count == 0:
+                cards = []
+            owner = names.get(z.owner, z.owner or "") if z.owner else ""
+            grid[z.row][z.col] = ZoneView(id=z.id, label=z.label, owner=owner, style=z.style,
+                                          cards=cards, count=z.count, note=z.note)
+        # drop empty rows and columns (keeping the layout's order)
+        rows = [r for r in grid if any(c is not None for c in r)]
+        keep = [j for j in range(ncols) if any(r[j] is not None for r in rows)]
+        rows = [[r[j] for j in keep] for r in rows]
+        widths = []
+        for j in range(len(keep)):
+            w = MIN_COL
+            for r in rows:
+                z = r[j]
+                if z is not None and z.style == "fan" and len(z.cards) > 1:
+                    w = max(w, 1 + (len(z.cards) - 1) * FAN_STEP)
+            widths.append(round(w, 3))
+        return Diagram(rows=rows, cols=len(keep), widths=widths)
+
+
+#: in a fan, each further card shows this much of the card before it (in card widths)
+FAN_STEP = 0.45
+#: the narrowest column, in card widths: room for a two-line label beside a single card
+MIN_COL = 1.3
+
+
+def _walk(r: RuleView):
+    yield r
+    for c in r.children:
+        yield from _walk(c)
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, (list, tuple)):
+        return " ".join(_fmt(x) for x in v)
+    return str(v)
+
+
+def state_strip(view: dict[str, Any], names: dict[str, str]) -> list[tuple[str, str]]:
+    """The visible state in a line per player: pile sizes, counters, results."""
+    per: dict[str, list[str]] = {}
+    order: list[str] = []
+    for key, value in view.items():
+        who, _, what = key.partition(".")
+        if not (who.startswith("p") and who[1:].isdigit()):
+            who, what = "", key
+        if value is None or value == "none" or value == "":
+            continue
+        if isinstance(value, (list, tuple)):
+            text = f"{what.replace('.', ' ')} {len(value)}"
+        elif isinstance(value, bool):
+            text = f"{what.replace('.', ' ')}: {'yes' if value else 'no'}"
+        elif isinstance(value, (int, float)):
+            text = f"{what.replace('.', ' ')} {value}"
+        else:
+            v = names.get(str(value), str(value))
+            text = f"{what.replace('.', ' ')}: {v}"
+        if who not in per:
+            per[who] = []
+            order.append(who)
+        per[who].append(text)
+    out = []
+    for who in sorted(order, key=lambda w: (w == "", w)):
+        out.append((names.get(who, who) if who else "Game", " · ".join(per[who])))
+    return out
