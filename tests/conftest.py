@@ -1,0 +1,34 @@
+"""Shared fixtures: one real `warbook build` per test session (A4), reused by the PDF,
+component and website tests, so the suite pays for the build once."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_warbook(*args: str, timeout: int = 900) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "builder", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    """The output folder of a full build of the shipped content (A4).
+
+    For quick local runs only, WARBOOK_TEST_OUTPUT may name an existing build to reuse;
+    CI never sets it, so there the build always runs."""
+    import os
+
+    reuse = os.environ.get("WARBOOK_TEST_OUTPUT")
+    if reuse:
+        return Path(reuse)
+    out = tmp_path_factory.mktemp("build") / "output"
+    proc = run_warbook("build", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return out

@@ -1,0 +1,223 @@
+"""The PDF rulebooks and compendium, checked with a PDF library, not by eye."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import unicodedata
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from builder.check import run_check
+from conftest import ROOT, run_warbook
+
+A4 = (595.28, 841.89)
+LETTER = (612.0, 792.0)
+SLUGS = ["war", "winning-the-battle", "battle-lines", "deck-management", "battle", "ultimate"]
+
+
+@pytest.fixture(scope="module")
+def report():
+    rep = run_check(ROOT / "content")
+    assert rep.ok
+    return rep
+
+
+def norm(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).replace("\u2010", "-").replace("\u00ad", "")
+    return " ".join(text.split())
+
+
+def outline(reader: PdfReader):
+    out = []
+
+    def walk(items, depth):
+        for it in items:
+            if isinstance(it, list):
+                walk(it, depth + 1)
+            else:
+                out.append((depth, norm(it.title), reader.get_destination_page_number(it)))
+
+    walk(reader.outline, 0)
+    return out
+
+
+def expected_bookmarks(game) -> list[str]:
+    names = ["Contents"]
+    for top in game.rules:
+        names.append(norm(f"{top.number} {top.title}"))
+        names += [norm(f"{c.number} {c.title}") for c in top.children]
+    names.append("Worked examples")
+    names += [norm(f"Example {i} {e.title}") for i, e in enumerate(game.examples, 1)]
+    names += ["Glossary", norm(f"Quick reference: {game.title}")]
+    return names
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_rulebook_structure(built, report, slug):
+    path = built / "pdf" / f"{slug}-rules.pdf"
+    r = PdfReader(str(path))
+    game = report.content.game(slug)
+    # A4 by default
+    box = r.pages[0].mediabox
+    assert (round(float(box.width), 2), round(float(box.height), 2)) == A4
+    # bookmarks match the headings (every section, rule and example, nothing else)
+    marks = outline(r)
+    assert sorted(t for _, t, _ in marks) == sorted(expected_bookmarks(game))
+    # metadata
+    meta = r.metadata
+    assert game.title in meta.title and meta.author and meta.subject and meta.keywords
+    # every example's title is printed
+    text = norm(" ".join(p.extract_text() for p in r.pages))
+    for ex in game.examples:
+        assert norm(ex.title) in text, ex.title
+    # the quick reference is the last page
+    assert norm(f"Quick reference: {game.title}") in norm(r.pages[-1].extract_text())
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_contents_page_numbers_are_right(built, slug):
+    r = PdfReader(str(built / "pdf" / f"{slug}-rules.pdf"))
+    landed = {t: page + 1 for _, t, page in outline(r)}  # folio = page index + 1
+    toc = ""
+    for p in r.pages[1:4]:
+        t = p.extract_text()
+        if "Contents" in t or ". . ." in t:
+            toc += "\n" + t
+    entries = re.findall(r"^(.+?)\s*(?:\. )+\.?\s*(\d+)\s*$", toc, re.M)
+    assert len(entries) >= 10
+    checked = 0
+    for label, page in entries:
+        label = norm(label)
+        if label.startswith("Example"):
+            label = re.sub(r"^Example (\d+): ", r"Example \1 ", label)
+        if label in landed:
+            assert int(page) == landed[label], f"{label}: contents says {page}, heading is on {landed[label]}"
+            checked += 1
+    assert checked >= len(entries) - 1, (checked, entries)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_cross_reference_pages_are_right(built, report, slug):
+    r = PdfReader(str(built / "pdf" / f"{slug}-rules.pdf"))
+    game = report.content.game(slug)
+    landed = {t: page + 1 for _, t, page in outline(r)}
+    by_number = {}
+    for top in game.rules:
+        for rule in top.walk():
+            by_number[rule.number.rstrip(".")] = rule
+    checked = 0
+    pages = [norm(p.extract_text()) for p in r.pages]
+    for top in game.rules:
+        for rule in top.walk():
+            key = norm(f"{rule.number} {rule.title}")
+            if key not in landed:  # a level-3 rule has no bookmark
+                continue
+            pattern = re.compile(re.escape(key) + r", p\. ?(\d+)")
+            for i, text in enumerate(pages[2:], start=3):
+                for page_no in pattern.findall(text):
+                    assert int(page_no) == landed[key], (
+                        f"page {i}: '{key}' printed as p. {page_no}, but it is on p. {landed[key]}")
+                    checked += 1
+    assert checked >= 3
+
+
+def pdf_fonts(r: PdfReader) -> dict[str, bool]:
+    fonts = {}
+
+    def visit(resources):
+        if not resources:
+            return
+        res = resources.get_object()
+        for _, f in (res.get("/Font") or {}).items():
+            f = f.get_object()
+            descs = []
+            if "/DescendantFonts" in f:
+                descs = [d.get_object().get("/FontDescriptor") for d in f["/DescendantFonts"]]
+            else:
+                descs = [f.get("/FontDescriptor")]
+            for d in descs:
+                d = d.get_object() if d is not None else {}
+                embedded = any(k in d for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+                fonts[str(f.get("/BaseFont"))] = embedded
+        for _, x in (res.get("/XObject") or {}).items():
+            x = x.get_object()
+            if "/Resources" in x:
+                visit(x["/Resources"])
+
+    for p in r.pages:
+        visit(p.get("/Resources"))
+    return fonts
+
+
+@pytest.mark.parametrize("name", [f"{s}-rules.pdf" for s in SLUGS] + ["compendium.pdf"])
+def test_fonts_embedded_and_chosen(built, name):
+    fonts = pdf_fonts(PdfReader(str(built / "pdf" / name)))
+    assert fonts and all(fonts.values()), fonts
+    names = {re.sub(r"^/?[A-Z]{6}\+", "", n) for n in fonts}
+    assert all(n.startswith(("EB-Garamond", "EBGaramond", "Cabin")) for n in names), names
+    assert any(n.startswith("Cabin") for n in names) and any(n.startswith("EB") for n in names)
+
+
+def test_compendium(built, report):
+    r = PdfReader(str(built / "pdf" / "compendium.pdf"))
+    marks = outline(r)
+    top = [t for d, t, _ in marks if d == 0]
+    for g in report.content.games:
+        assert g.title in top
+    assert "Introduction" in top and "The games side by side" in top
+    text = norm(" ".join(p.extract_text() for p in r.pages[:6]))
+    assert "The games side by side" in text
+    for g in report.content.games:
+        assert norm(g.compare["win"]) in text
+    # the contents' part page numbers are the folios printed on the parts
+    labels = r.page_labels
+    toc = "\n".join(p.extract_text() for p in r.pages[1:4])
+    found = 0
+    for g in report.content.games:
+        for title, num in re.findall(rf"^(.+?)\s*{re.escape(g.title)} (\d+)\s*$", toc, re.M):
+            title = norm(title)
+            hits = [page for d, t, page in marks if t == title and labels[page].startswith(g.title + " ")]
+            if hits:
+                assert labels[hits[0]] == f"{g.title} {num}", (title, num, labels[hits[0]])
+                found += 1
+    assert found >= 30
+    assert labels[0] == "i"
+    meta = r.metadata
+    assert meta.title and meta.author and meta.subject and meta.keywords
+
+
+def test_letter_paper(tmp_path):
+    out = tmp_path / "out"
+    proc = run_warbook("build", "--game", "war", "--paper", "letter", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    r = PdfReader(str(out / "pdf" / "war-rules.pdf"))
+    box = r.pages[0].mediabox
+    assert (round(float(box.width), 2), round(float(box.height), 2)) == LETTER
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_broken_example_stops_the_build_and_keeps_the_old_output(tmp_path):
+    content = tmp_path / "content"
+    content.mkdir()
+    shutil.copytree(ROOT / "content" / "war", content / "war")
+    (content / "index.yaml").write_text("games: [war]\n")
+    out = tmp_path / "out"
+    proc = run_warbook("build", "--content", str(content), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    before = digest(out)
+    assert "pdf/war-rules.pdf" in before
+    ex = content / "war" / "examples" / "02-one-war.yaml"
+    ex.write_text(ex.read_text().replace("trick.cards: 10", "trick.cards: 9"))
+    proc = run_warbook("build", "--content", str(content), "--out", str(out))
+    assert proc.returncode == 1
+    assert "02-one-war.yaml" in proc.stderr and "Traceback" not in proc.stderr
+    assert digest(out) == before
+    assert not list(tmp_path.glob(".out.staging-*"))
