@@ -26,6 +26,8 @@ TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 PAPER = {"a4": "A4", "letter": "letter"}
 #: the text block's width in mm: paper width less the inner (21 mm) and outer (17 mm) margins
 TEXT_WIDTH = {"a4": 210 - 38, "letter": 215.9 - 38}
+#: the text block's height in mm: paper height less the top (19 mm) and bottom (21 mm) margins
+TEXT_HEIGHT = {"a4": 297 - 40, "letter": 279.4 - 40}
 
 
 def card_url(code: str) -> str:
@@ -68,12 +70,42 @@ class CardFetcher(URLFetcher):
         return super().fetch(url, headers)
 
 
+def _text_lines(text: str, width_mm: float, chars_per_mm: float = 2.3) -> int:
+    per_line = max(10, int(width_mm * chars_per_mm))
+    return sum(max(1, -(-len(para) // per_line)) for para in text.split("\n") if para.strip())
+
+
+def _step_height(diagram, text: str, state_lines: int, text_width: float, max_cols: int) -> float:
+    geos = [b.geometry() for b in diagram.bands(max_cols)]
+    dw = max((g.width for g in geos), default=0)
+    dh = sum(g.height for g in geos) + 1.5 * max(0, len(geos) - 1)
+    side = len(geos) == 1 and dw <= text_width * 0.62
+    col = text_width - dw - 4 if side else text_width
+    th = 4 + _text_lines(text, col) * 4.7 + state_lines * 3.4
+    return (max(dh, th) if side else dh + 2 + th) + 4
+
+
+def example_height(e, text_width: float, max_cols: int = 14) -> float:
+    """A generous estimate (mm) of an example's height in print, so that only an example
+    that fits on one page is kept from breaking across pages."""
+    from .markup import plain
+
+    h = 12 + _text_lines(plain(str(e.intro)) + " " + " ".join(l for _, l in e.rules), text_width) * 4.7
+    h += _step_height(e.setup, "Setup", len(e.setup_state), text_width, max_cols)
+    for s in e.steps:
+        text = " ".join(s.narration) + "\n" + plain(str(s.comment))
+        h += _step_height(s.diagram, text, len(s.state), text_width, max_cols)
+    return h
+
+
 class BookRenderer:
     def __init__(self, paper: str = "a4", four_colour: bool = False):
         self.paper = paper
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+            extensions=["jinja2.ext.do"])
+        self.env.globals["example_height"] = example_height
         self.font_config = FontConfiguration()
         self.fetcher = CardFetcher(four_colour)
         self.image_cache: dict = {}
@@ -94,7 +126,7 @@ class BookRenderer:
     def _book(self, **kw: Any) -> dict[str, Any]:
         book = {
             "version": __version__, "paper": self.paper, "date": _dt.date.today().isoformat(),
-            "text_width": TEXT_WIDTH[self.paper], "max_cols": 14, "compendium": False,
+            "text_width": TEXT_WIDTH[self.paper], "text_height": TEXT_HEIGHT[self.paper], "max_cols": 14, "compendium": False,
             "heading": "", "intro": "", "cover_cards": [],
         }
         book.update(kw)

@@ -68,6 +68,56 @@ class Diagram:
         """The diagram's width for a card width and a gap between columns."""
         return sum(w * card + gap for w in self.widths) + gap
 
+    def geometry(self, card: float = 10.0, ratio: float = 1.4, gap: float = 1.6,
+                 label: float = 4.6, foot: float = 2.8, empty: float = 6.0,
+                 stack_step: float = 3.5, pad: float = 1.2) -> "Geometry":
+        """Every zone and card placed in absolute coordinates (in the unit of ``card``).
+
+        Print uses this: absolutely placed boxes cost WeasyPrint one layout each, where
+        inline blocks would be measured again and again."""
+        ch = card * ratio
+        xs, x = [], pad
+        for w in self.widths:
+            xs.append(x)
+            x += w * card + gap
+        width = x - gap + pad
+        placed: list[PlacedZone] = []
+        y = pad
+        for row in self.rows:
+            zones = [(j, z) for j, z in enumerate(row) if z is not None]
+            heights = []
+            for _, z in zones:
+                if not z.cards:
+                    heights.append(empty)
+                elif z.style == "stack":
+                    heights.append(ch + (len(z.cards) - 1) * stack_step)
+                else:
+                    heights.append(ch)
+            body = max(heights, default=empty)
+            has_foot = any((z.count is not None and z.style == "pile") or z.note for _, z in zones)
+            has_note = any(z.note for _, z in zones)
+            foot_h = (foot * 2 if has_note else foot) if has_foot else 0
+            row_h = label + body + foot_h
+            for (j, z), h in zip(zones, heights):
+                zw = self.widths[j] * card
+                cards = []
+                if z.style == "fan":
+                    span = card + (len(z.cards) - 1) * FAN_STEP * card
+                    left = xs[j] + (zw - span) / 2
+                    cards = [(c, left + i * FAN_STEP * card, y + label) for i, c in enumerate(z.cards)]
+                elif z.style == "stack":
+                    left = xs[j] + (zw - card) / 2
+                    cards = [(c, left, y + label + i * stack_step) for i, c in enumerate(z.cards)]
+                elif z.cards:  # a pile shows its top card
+                    cards = [(z.cards[-1], xs[j] + (zw - card) / 2, y + label)]
+                placed.append(PlacedZone(zone=z, x=xs[j], y=y, w=zw, label_h=label,
+                                         body_top=y + label, body_h=h, foot_top=y + label + body,
+                                         foot_h=foot_h,
+                                         cards=cards, empty_x=xs[j] + (zw - card) / 2))
+            y += row_h + gap
+        return Geometry(width=round(width, 2), height=round(y - gap + pad, 2), zones=placed,
+                        card=card, card_h=ch, empty=empty)
+
     def bands(self, max_cols: int) -> list["Diagram"]:
         """The diagram cut into bands of at most ``max_cols`` columns, for lines of cards
         too long for one row of the page."""
@@ -266,6 +316,31 @@ class Presenter:
 FAN_STEP = 0.45
 #: the narrowest column, in card widths: room for a two-line label beside a single card
 MIN_COL = 1.3
+
+
+@dataclass
+class PlacedZone:
+    zone: ZoneView
+    x: float
+    y: float
+    w: float
+    label_h: float
+    body_top: float
+    body_h: float
+    foot_top: float
+    foot_h: float
+    cards: list[tuple[CardView, float, float]]
+    empty_x: float
+
+
+@dataclass
+class Geometry:
+    width: float
+    height: float
+    zones: list[PlacedZone]
+    card: float
+    card_h: float
+    empty: float
 
 
 def _walk(r: RuleView):
