@@ -38,7 +38,8 @@ class StepRecord:
     table: list[Zone]  # the table at the moment of the reveal (or after the step)
     comment: str
     expected: list[str]  # view keys the example checked at this step
-    repeat: int = 1
+    repeat: int = 1  # how often the written step is applied (repeat:)
+    round: int = 1  # which application this record is
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,6 +50,7 @@ class StepRecord:
             "view": {k: _plain(v) for k, v in self.view.items()},
             "table": [z.to_json() for z in self.table],
             "comment": self.comment, "expected": self.expected, "repeat": self.repeat,
+            "round": self.round,
         }
 
 
@@ -66,7 +68,7 @@ class Replay:
 
     @property
     def step_count(self) -> int:
-        return sum(s.repeat for s in self.steps)
+        return len(self.steps)
 
 
 @dataclass
@@ -363,7 +365,7 @@ class Replayer:
                 index=step.index, kind=kind, decisions=decisions,
                 what=node.what, events=events, view=view, table=table,
                 comment=step.comment if rnd == step.repeat - 1 else "",
-                expected=expected_keys,
+                expected=expected_keys, repeat=step.repeat, round=rnd + 1,
             ))
             if not ok:
                 return False
@@ -383,7 +385,7 @@ class Replayer:
             key = str(key)
             loc = exp.at(key) if isinstance(exp, LocDict) else step.where
             if key == "events":
-                msg = match_events(want, events)
+                msg = match_events(want, events, self.game.player_names)
                 if msg:
                     got = "; ".join(f"{e.kind} [{e.rule}] {e.narrate(self.game.player_names)}"
                                     for e in events)
@@ -427,7 +429,7 @@ def compare(want: Any, got: Any) -> tuple[bool, str, str]:
     return str(want).strip().lower() == str(got).strip().lower(), show_value(want), show_value(got)
 
 
-def match_events(want: Any, events: list[Event]) -> str:
+def match_events(want: Any, events: list[Event], names: dict[str, str] | None = None) -> str:
     """The listed events must occur in this order among the step's events (others may come
     between). Each is a kind, or a mapping of kind/player/rule/cards/text fields."""
     if not isinstance(want, list):
@@ -438,7 +440,7 @@ def match_events(want: Any, events: list[Event]) -> str:
         if spec is None:
             return f"cannot read event {w!r}"
         while i < len(events):
-            if _event_matches(spec, events[i]):
+            if _event_matches(spec, events[i], names or {}):
                 break
             i += 1
         else:
@@ -449,7 +451,7 @@ def match_events(want: Any, events: list[Event]) -> str:
     return ""
 
 
-def _event_matches(spec: dict, ev: Event) -> bool:
+def _event_matches(spec: dict, ev: Event, names: dict[str, str]) -> bool:
     for k, v in spec.items():
         if k == "kind" and ev.kind != v:
             return False
@@ -463,7 +465,8 @@ def _event_matches(spec: dict, ev: Event) -> bool:
                     return False
             except CardError:
                 return False
-        if k == "text" and str(v).lower() not in ev.text.lower():
+        if k == "text" and str(v).lower() not in ev.text.lower() \
+                and str(v).lower() not in ev.narrate(names).lower():
             return False
         if k not in ("kind", "player", "rule", "cards", "text"):
             if str(ev.data.get(k)) != str(v):

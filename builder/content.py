@@ -28,7 +28,7 @@ HEADING_ID_RE = re.compile(r"^(.*?)\s*\{#([^}\s]*)\}$")
 XREF_RE = re.compile(r"\[\[([^\]]*)\]\]")
 # Raw HTML in Markdown: an opening, closing or self-closing tag, a comment or a
 # processing instruction. Content is data: it may not carry markup of its own.
-HTML_RE = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?|!--|\?|!\[CDATA\[|![A-Za-z])[^<>]*>?")
+HTML_RE = re.compile(r"(?<!\\)<(?:/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?|!--|\?|!\[CDATA\[|![A-Za-z])[^<>]*>?")
 CODE_SPAN_RE = re.compile(r"`[^`]*`")
 
 STEP_KEYS = {"decide", "chance", "expect", "comment", "repeat"}
@@ -195,20 +195,47 @@ class Loader:
                                      f"option '{name}' of the {engine} engine is not described "
                                      f"in game.yaml (every option is printed in the rulebook)")
 
-        compare = data.get("compare") or {}
+        compare = data.get("compare") or LocDict()
+        for k, v in compare.items():
+            if not isinstance(v, (str, int)):
+                self.diags.error(compare.at(k), f"compare: '{k}' must be text; quote a value "
+                                 "that contains ': '")
         for k in COMPARE_KEYS:
             if k not in compare:
                 self.diags.error(data.at("compare") if "compare" in data else where,
                                  f"compare: '{k}' is missing (the comparison table needs "
                                  f"{', '.join(COMPARE_KEYS)})")
-        quickref = data.get("quickref") or []
-        for key in ("summary", "credit"):
+        quickref = data.get("quickref") or LocList()
+        if not isinstance(quickref, list):
+            self.diags.error(data.at("quickref"), "quickref must be a list of lines")
+            quickref = LocList()
+        for i, q in enumerate(quickref):
+            if not isinstance(q, str):
+                w = quickref.at(i) if isinstance(quickref, LocList) else data.at("quickref")
+                self.diags.error(w, "a quickref line must be text; quote a line that "
+                                 "contains ': ' (YAML reads it as a mapping)")
+        for key in ("summary", "credit", "tagline", "title"):
             if key in data:
                 self.check_markdown(str(data[key]), data.at(key))
+        if isinstance(quickref, LocList):
+            for i, q in enumerate(quickref):
+                self.check_markdown(str(q), quickref.at(i))
+        if isinstance(compare, LocDict):
+            for k in compare:
+                self.check_markdown(str(compare[k]), compare.at(k))
 
         rules = self.load_rules(folder / "rules.md")
         index = {r.id: r for top in rules for r in top.walk()}
         glossary = self.load_glossary(folder / "glossary.yaml", index)
+        for key in ("summary", "credit"):
+            if key in data:
+                self.check_xrefs(str(data[key]), data.at(key), index)
+        if isinstance(quickref, LocList):
+            for i, q in enumerate(quickref):
+                self.check_xrefs(str(q), quickref.at(i), index)
+        for name, spec in opts.items():
+            if isinstance(spec, LocDict) and "text" in spec:
+                self.check_xrefs(str(spec["text"]), spec.at("text"), index)
         if gamedef is not None and rules:
             missing = sorted(gamedef.rule_ids - set(index))
             for rid in missing:

@@ -302,7 +302,8 @@ class SubsetOf(Choice):
 
     def why_illegal(self, value: Any) -> str:
         if isinstance(value, tuple) and len(value) != self.count:
-            return f"{len(value)} cards chosen, but exactly {self.count} must be"
+            n = len(value)
+            return f"{n} card{'s' if n != 1 else ''} chosen, but exactly {self.count} must be"
         extra = Counter(value) - Counter(self.cards)
         return f"{cards_str(sorted(extra))} not among {self.what} {cards_str(self.cards)}"
 

@@ -127,6 +127,10 @@ class HandChoice(OneOf):
         return "one card of the hand: " + cards_str(self.values)
 
 
+def _points_word(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
 class UltimateState(State):
     game: GameDef
 
@@ -293,7 +297,7 @@ class UltimateState(State):
                  cards=[(c, False) for c in self.diamonds[:1]], count=len(self.diamonds),
                  style="pile"),
             Zone("pot", "Pot", 2, 1, cards=[(c, True) for c in self.pot], style="fan",
-                 note=f"{points(self.pot)} points" if self.pot else ""),
+                 note=_points_word(points(self.pot)) if self.pot else ""),
             Zone("pot.played", "Tied cards", 2, 2, cards=[(c, True) for c in self.pot_played],
                  style="fan"),
         ]
@@ -307,7 +311,7 @@ class UltimateState(State):
             zones.append(Zone(f"{p}.won", "Winnings", hand_row, 2, owner=p,
                               cards=[(c, True) for c in self.won[p][:1]],
                               count=len(self.won[p]), style="pile",
-                              note=f"{self.score(p)} points"))
+                              note=_points_word(self.score(p))))
         return zones
 
     def all_cards(self) -> Counter:

@@ -76,12 +76,18 @@ class Markdown:
 
 def _escape_angles(text: str) -> str:
     # Every '<' is text, never the start of a tag (escaped before Markdown sees it).
-    return text.replace("<", "&lt;")
+    return text.replace("\\<", "&lt;").replace("<", "&lt;")
 
 
-def plain(text: str) -> str:
-    """Markdown reduced to plain text (for PDF metadata, search indexes, alt text)."""
-    text = re.sub(XREF, lambda m: m.group(1), text)
+def plain(text: str, resolve: Callable[[str], tuple[str, str] | None] | None = None) -> str:
+    """Markdown reduced to plain text (for PDF metadata, search indexes, alt text).
+    A cross-reference becomes the rule's number and title when ``resolve`` knows it."""
+
+    def xref(m: re.Match) -> str:
+        target = resolve(m.group(1)) if resolve else None
+        return target[1] if target else m.group(1)
+
+    text = re.sub(XREF, xref, text)
     text = re.sub(r"[*_`#>]", "", text)
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     return " ".join(text.split())

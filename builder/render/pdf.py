@@ -7,6 +7,7 @@ are served from memory under ``card:`` URLs, so each SVG is parsed once per buil
 from __future__ import annotations
 
 import datetime as _dt
+import io
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from weasyprint.text.fonts import FontConfiguration
 
 from .. import __version__
+from ..engine.core import full_deck
 from . import cards as cardart
 from .fonts import font_face_css
 from .markup import Markdown
@@ -48,6 +50,7 @@ class CardFetcher(URLFetcher):
     def __init__(self, four_colour: bool = False):
         super().__init__()
         self.four_colour = four_colour
+        self.png: dict[str, bytes] = {}
         self.cache: dict[str, bytes] = {}
 
     def svg(self, code: str) -> bytes:
@@ -65,9 +68,37 @@ class CardFetcher(URLFetcher):
 
     def fetch(self, url: str, headers: Any = None):
         if url.startswith("card:"):
-            return URLFetcherResponse(url, body=self.svg(url[5:]),
+            code = url[5:]
+            if code in self.png:
+                return URLFetcherResponse(url, body=self.png[code],
+                                          headers={"Content-Type": "image/png"})
+            return URLFetcherResponse(url, body=self.svg(code),
                                       headers={"Content-Type": "image/svg+xml"})
         return super().fetch(url, headers)
+
+    def rasterise(self, codes: list[str], width_mm: float, height_mm: float, dpi: int = 600) -> None:
+        """Draw the given cards once (from their SVG) at ``dpi`` and serve them as PNG from
+        now on. A rulebook shows the same 53 small cards some 2,500 times; WeasyPrint
+        redraws an SVG image at every use but embeds a PNG once and refers to it, so this
+        takes the drawing of the diagrams from about 17 ms a card to nothing. At 600 dpi
+        the 10 mm diagram cards print as sharp as the vector art."""
+        import pypdfium2 as pdfium
+
+        pages = "".join(f'<div class="c"><img src="card:{c}"></div>' for c in codes)
+        html = (f"<style>@page {{ size: {width_mm}mm {height_mm}mm; margin: 0 }}"
+                f" body {{ margin: 0 }} .c {{ break-after: page; line-height: 0 }}"
+                f" img {{ width: {width_mm}mm; height: {height_mm}mm }}</style>{pages}")
+        pdf = HTML(string=html, url_fetcher=self).write_pdf()
+        doc = pdfium.PdfDocument(pdf)
+        try:
+            for i, code in enumerate(codes):
+                bitmap = doc[i].render(scale=dpi / 72)
+                buf = io.BytesIO()
+                bitmap.to_pil().convert("RGB").save(buf, format="PNG", optimize=False,
+                                                    dpi=(dpi, dpi))
+                self.png[code] = buf.getvalue()
+        finally:
+            doc.close()
 
 
 def _text_lines(text: str, width_mm: float, chars_per_mm: float = 2.3) -> int:
@@ -113,6 +144,8 @@ class BookRenderer:
                     + (TEMPLATES / "book" / "book.css").read_text(encoding="utf-8"))
         self.css = CSS(string=css_text, font_config=self.font_config,
                        url_fetcher=self.fetcher)
+        # the diagrams' cards: 52 faces and a back, drawn once per build
+        self.fetcher.rasterise([str(c) for c in full_deck()] + ["back"], 10, 14)
         self.pages = 0
 
     def view(self, game_report) -> GameView:

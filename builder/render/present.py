@@ -142,6 +142,11 @@ class StepView:
     state: list[tuple[str, str]]  # (who, "deck 24 · stones 1")
     repeat: int
     decided: str
+    round: int = 1
+
+    @property
+    def label(self) -> str:
+        return f"Step {self.index}" + (f" ({self.round} of {self.repeat})" if self.repeat > 1 else "")
 
 
 @dataclass
@@ -217,12 +222,13 @@ class Presenter:
             return self.links.href(slug, rid), r.label
 
         md = Markdown(resolve)
+        self._resolve = resolve
 
         def rv(r: Rule) -> RuleView:
             return RuleView(
                 id=r.id, anchor=self.links.anchor(slug, r.id), number=r.number, title=r.title,
                 level=r.level, body=md.block(r.body), children=[rv(c) for c in r.children],
-                part=r.part, text=plain(r.body),
+                part=r.part, text=plain(r.body, resolve),
             )
 
         tops = [rv(r) for r in g.rules]
@@ -245,7 +251,7 @@ class Presenter:
             view.glossary.append(TermView(
                 term=t.term, anchor=self.links.anchor(slug, t.anchor), definition=md.block(t.definition),
                 see=[(self.links.href(slug, s), index[s].label) for s in t.see if s in index],
-                text=plain(t.definition)))
+                text=plain(t.definition, resolve)))
         return view
 
     # ------------------------------------------------------------------ examples
@@ -266,7 +272,7 @@ class Presenter:
             rules=[(self.links.href(g.slug, r), index[r].label) for r in ex.rules if r in index],
             options=opts, setup=self.diagram(rep.initial_table, names),
             setup_state=state_strip(rep.initial_view, names), steps=steps, result=rep.result,
-            text=plain(ex.intro + " " + " ".join(s.comment for s in ex.steps)),
+            text=plain(ex.intro + " " + " ".join(s.comment for s in ex.steps), self._resolve),
         )
 
     def step(self, s: StepRecord, names: dict[str, str], md: Markdown) -> StepView:
@@ -277,7 +283,7 @@ class Presenter:
         return StepView(
             index=s.index, kind=s.kind, narration=narration, comment=md.block(s.comment),
             diagram=self.diagram(s.table, names), state=state_strip(s.view, names),
-            repeat=s.repeat, decided=decided,
+            repeat=s.repeat, decided=decided, round=s.round,
         )
 
     def diagram(self, zones: list[Zone], names: dict[str, str]) -> Diagram:

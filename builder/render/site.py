@@ -1,0 +1,383 @@
+"""Stage 3c: the rules website, ``output/site``.
+
+Static files only, every link relative, so the site works from ``file://`` as well as from
+any static host:
+
+* ``index.html``: what the games are, the comparison table and every PDF;
+* ``<slug>.html``: one page per game, rendered from the same :class:`~.present.GameView` as
+  the rulebook (rules with permalinks, clarifications, worked examples, glossary);
+* ``search.html`` and ``assets/search-index.js``: search over every game, offline (the
+  index is a script assigning a global, so no ``fetch`` is needed);
+* ``cards/*.svg``: each card image written once; ``assets/``: CSS, scripts, fonts.
+
+Content is data: Markdown goes through :mod:`.markup` (which escapes any HTML), plain
+strings through Jinja's autoescaping, and the search index is JSON with every ``<`` written
+as ``\\u003c``, so no content can put markup or a script into a page.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import jinja2
+from markupsafe import Markup, escape
+
+from .. import __version__
+from ..model import Game
+from . import cards as cardart
+from .fonts import find as find_font
+from .markup import XREF, Markdown, plain
+from .present import GameView, Links, Presenter
+
+TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+SITE_TEMPLATES = TEMPLATES / "site"
+
+SITE_TITLE = "The Book of War"
+PDF = "../pdf"  # the PDFs, relative to the site folder (output/pdf beside output/site)
+
+#: static files copied from templates/site into site/assets
+ASSETS = ("site.css", "theme.js", "site.js", "search.js", "mark.svg")
+#: the web fonts (the book's typefaces), copied into site/assets/fonts
+FONT_FILES = ("EBGaramond12-Regular.otf", "EBGaramond12-Italic.otf", "EBGaramond12-Bold.otf",
+              "Cabin-Regular.otf", "Cabin-Italic.otf", "Cabin-SemiBold.otf", "Cabin-Bold.otf")
+
+#: ids a game page uses for itself (templates/site/_base and game); a rule id, glossary
+#: anchor or example anchor equal to one of these is refused with a clear message
+PAGE_IDS = frozenset({
+    "main", "site-header", "games-nav", "search-q", "search-results", "search-status",
+    "search-list", "theme-toggle", "menu-toggle", "toc", "downloads", "options-table",
+    "worked-examples", "glossary", "quick-reference",
+})
+
+NUMBER_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
+                8: "Eight", 9: "Nine", 10: "Ten", 11: "Eleven", 12: "Twelve"}
+
+
+class SiteError(Exception):
+    """A problem with the content that only the website notices (an id clash)."""
+
+
+# --------------------------------------------------------------------------- links
+def site_links() -> Links:
+    """Anchors are the rule ids themselves, so a permalink is ``<slug>.html#<rule-id>``;
+    every cross-reference stays on its game's page; cards are ``cards/<code>.svg``."""
+    return Links(anchor=lambda slug, rid: rid,
+                 href=lambda slug, rid: f"#{rid}",
+                 card=lambda code: f"cards/{code}.svg")
+
+
+def page_name(slug: str) -> str:
+    return f"{slug}.html"
+
+
+def short_title(title: str) -> str:
+    """The name in the header's game list: "Winning the Battle, Losing the War" becomes
+    "Winning the Battle"."""
+    return title.split(",")[0].strip()
+
+
+# --------------------------------------------------------------------------- glossary terms
+_SKIP_TAGS = {"a", "code", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "script", "style"}
+_TAG = re.compile(r"(<[^>]*>)")
+_TAG_NAME = re.compile(r"<\s*(/?)\s*([a-zA-Z][a-zA-Z0-9]*)")
+
+
+@dataclass
+class TermLink:
+    term: str
+    href: str
+    title: str  # the definition in plain text, shown on hover
+
+
+def term_pattern(terms: Iterable[str]) -> re.Pattern[str] | None:
+    """One regular expression for every term, longest first, case-insensitive, allowing a
+    plural ``s``/``es`` on the last word and any whitespace between words."""
+    parts = []
+    for t in sorted(set(terms), key=lambda s: (-len(s), s.lower())):
+        words = t.split()
+        if not words:
+            continue
+        parts.append(r"\s+".join(re.escape(w) for w in words))
+    if not parts:
+        return None
+    # not inside a word, a number or a character reference such as &rsquo; / &#8217;
+    return re.compile(r"(?<![\w&#\-])(" + "|".join(parts) + r")(?:s|es)?(?![\w\-])", re.I)
+
+
+def link_terms(body: str, terms: list[TermLink], pattern: re.Pattern[str] | None) -> Markup:
+    """Link the first occurrence of each glossary term in one rule's rendered HTML.
+
+    Works on text between tags only, never inside a tag, a link, code or a heading, so the
+    markup the renderer made is left exactly as it was."""
+    if pattern is None or not body:
+        return Markup(body)
+    by_name = {t.term.lower(): t for t in terms}
+    done: set[str] = set()
+    skip = 0
+    out = []
+    for piece in _TAG.split(str(body)):
+        if not piece:
+            continue
+        if piece.startswith("<"):
+            m = _TAG_NAME.match(piece)
+            if m and m.group(2).lower() in _SKIP_TAGS and not piece.endswith("/>"):
+                skip += -1 if m.group(1) else 1
+                skip = max(skip, 0)
+            out.append(piece)
+            continue
+        if skip:
+            out.append(piece)
+            continue
+
+        def repl(m: re.Match[str]) -> str:
+            key = " ".join(m.group(1).lower().split())
+            t = by_name.get(key)
+            if t is None or key in done:
+                return m.group(0)
+            done.add(key)
+            return (f'<a class="term" href="{escape(t.href)}" title="{escape(t.title)}">'
+                    f"{m.group(0)}</a>")
+
+        out.append(pattern.sub(repl, piece))
+    return Markup("".join(out))
+
+
+# --------------------------------------------------------------------------- search index
+def search_text(text: str, index: dict) -> str:
+    """Markdown as plain text for the index, with each ``[[rule-id]]`` written as the
+    rule's number and title (as the page shows it), not as the bare id."""
+    def label(m: re.Match[str]) -> str:
+        r = index.get(m.group(1))
+        return r.label if r is not None else m.group(1)
+
+    return plain(re.sub(XREF, label, text or ""))
+
+
+def search_records(views: list[GameView], games: list[Game]) -> list[dict[str, Any]]:
+    """Every rule, glossary entry and worked example of every game, as the search script
+    reads them: kind, game slug, title, href, text."""
+    recs: list[dict[str, Any]] = []
+    for g, model in zip(views, games):
+        page = page_name(g.slug)
+        index = model.rule_index()
+        for r in g.all_rules:
+            title = f"{r.number} {r.title}"
+            recs.append({"k": "rule" if r.part != "clarifications" else "clarification",
+                         "g": g.slug, "t": title, "u": f"{page}#{r.anchor}",
+                         "x": search_text(index[r.id].body, index)})
+        terms = {t.term: t for t in model.glossary}
+        for t in g.glossary:
+            recs.append({"k": "term", "g": g.slug, "t": t.term, "u": f"{page}#{t.anchor}",
+                         "x": search_text(terms[t.term].definition, index)})
+        examples = {e.id: e for e in model.examples}
+        for e in g.examples:
+            ex = examples[e.id]
+            text = " ".join([ex.intro] + [s.comment for s in ex.steps] + [ex.outro])
+            recs.append({"k": "example", "g": g.slug, "t": f"Example {e.number}: {e.title}",
+                         "u": f"{page}#{e.anchor}", "x": search_text(text, index)})
+    return recs
+
+
+def js_assign(name: str, data: Any) -> str:
+    """``window.NAME = <json>;`` safe to load as a script: no ``<`` (so never ``</script>``
+    or ``<!--``), and U+2028/2029 escaped for older parsers."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    return f"window.{name}={text};\n"
+
+
+# --------------------------------------------------------------------------- the site
+class PdfLinks:
+    """Where the PDFs are, relative to the site. When the build has written its PDFs
+    (``pdf/`` beside ``site/`` in the staging folder) only those are linked, and any PDF
+    the site does not know by name is listed too; without a ``pdf/`` folder (the site
+    rendered on its own) the standard names are linked."""
+
+    LABELS = {"pnp-deck-gutterfold": "Print-and-play deck, gutter-fold layout"}
+
+    def __init__(self, pdf_dir: Path | None, known: set[str]):
+        self.present = None
+        if pdf_dir is not None and pdf_dir.is_dir():
+            self.present = {p.stem for p in pdf_dir.glob("*.pdf")}
+        self.known = known
+
+    def __call__(self, name: str) -> str:
+        if self.present is not None and name not in self.present:
+            return ""
+        return f"{PDF}/{name}.pdf"
+
+    def extras(self) -> list[tuple[str, str]]:
+        if not self.present:
+            return []
+        out = []
+        for name in sorted(self.present - self.known):
+            label = self.LABELS.get(name) or name.replace("-", " ").capitalize()
+            out.append((f"{PDF}/{name}.pdf", label))
+        return out
+
+
+class SiteRenderer:
+    def __init__(self) -> None:
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+        self.env.filters["span"] = lambda widths: round(sum(widths), 3)
+        self.env.filters["words"] = lambda n: NUMBER_WORDS.get(n, str(n))
+        self.env.filters["widest"] = lambda e: max(
+            [sum(e.setup.widths)] + [sum(s.diagram.widths) for s in e.steps])
+        self.env.globals.update(site_title=SITE_TITLE, version=__version__,
+                                page_name=page_name, short_title=short_title,
+                                describe=describe)
+
+    # ------------------------------------------------------------------ views
+    def views(self, report) -> list[GameView]:
+        presenter = Presenter(site_links())
+        views = []
+        for gr in report.games:
+            v = presenter.game(gr)
+            self.check_ids(v)
+            self.link_glossary(v)
+            views.append(v)
+        return views
+
+    def check_ids(self, v: GameView) -> None:
+        seen: dict[str, str] = {}
+        ids = [(r.anchor, f"rule {r.number}") for r in v.all_rules]
+        ids += [(t.anchor, f"glossary term '{t.term}'") for t in v.glossary]
+        ids += [(e.anchor, f"example '{e.id}'") for e in v.examples]
+        for anchor, what in ids:
+            if anchor in PAGE_IDS:
+                raise SiteError(f"{v.slug}: the {what} has the id '{anchor}', which the "
+                                f"website uses for its own page structure; rename it")
+            if anchor in seen:
+                raise SiteError(f"{v.slug}: the {what} and the {seen[anchor]} share the id "
+                                f"'{anchor}'")
+            seen[anchor] = what
+
+    def link_glossary(self, v: GameView) -> None:
+        terms = [TermLink(t.term, f"#{t.anchor}", t.text) for t in v.glossary]
+        pattern = term_pattern(t.term for t in terms)
+        for r in v.all_rules:
+            r.body = link_terms(r.body, terms, pattern)
+
+    # ------------------------------------------------------------------ pages
+    def nav(self, views: list[GameView]) -> list[dict[str, str]]:
+        return [{"slug": g.slug, "title": g.title, "short": short_title(g.title),
+                 "href": page_name(g.slug)} for g in views]
+
+    def render(self, report, out: Path, pdf_dir: Path | None = None) -> dict[str, int]:
+        views = self.views(report)
+        nav = self.nav(views)
+        known = {"compendium", "pnp-deck"} | {f"{g.slug}-{k}" for g in views
+                                                for k in ("rules", "components")}
+        pdfs = PdfLinks(pdf_dir, known)
+        self.env.globals.update(pdf=pdfs, extra_pdfs=pdfs.extras())
+        intro = Markdown(lambda rid: None).block(report.content.intro)
+        pages = {
+            "index.html": self.env.get_template("site/index.html.j2").render(
+                games=views, nav=nav, current="", intro=intro, page_title=SITE_TITLE,
+                description="Rules, worked examples and printable sheets for classic War "
+                            "and its variants."),
+            "search.html": self.env.get_template("site/search.html.j2").render(
+                games=views, nav=nav, current="", page_title=f"Search · {SITE_TITLE}",
+                description="Search the rules, glossaries and worked examples of every game."),
+        }
+        game_t = self.env.get_template("site/game.html.j2")
+        for g in views:
+            pages[page_name(g.slug)] = game_t.render(
+                g=g, nav=nav, current=g.slug, page_title=f"{g.title} · {SITE_TITLE}",
+                description=f"Rules of {g.title}: {g.tagline}",
+                result_text=lambda res, g=g: result_text(res, g.names))
+        for name, text in pages.items():
+            (out / name).write_text(text, encoding="utf-8")
+
+        assets = out / "assets"
+        assets.mkdir()
+        for name in ASSETS:
+            shutil.copyfile(SITE_TEMPLATES / name, assets / name)
+        (assets / "search-index.js").write_text(
+            js_assign("WARBOOK_SEARCH", {
+                "games": {g.slug: short_title(g.title) for g in views},
+                "items": search_records(views, [gr.game for gr in report.games])}),
+            encoding="utf-8")
+        fonts = assets / "fonts"
+        fonts.mkdir()
+        for name in FONT_FILES:
+            shutil.copyfile(find_font(name), fonts / name)
+        ncards = self.write_cards(out / "cards", views)
+        return {"pages": len(pages), "cards": ncards}
+
+    def write_cards(self, folder: Path, views: list[GameView]) -> int:
+        """Each card image that any diagram shows, written once."""
+        folder.mkdir()
+        codes: set[str] = set()
+        for g in views:
+            for e in g.examples:
+                for d in [e.setup] + [s.diagram for s in e.steps]:
+                    for row in d.rows:
+                        for z in row:
+                            if z is not None:
+                                codes.update(c.code for c in z.cards)
+        for code in sorted(codes):
+            svg = cardart.face_down() if code == "back" else cardart.card_face(code, style="compact")
+            (folder / f"{code}.svg").write_text(svg, encoding="utf-8")
+        return len(codes)
+
+
+def describe(d, lead: str) -> str:
+    """The table in words, for the diagram's accessible name: each zone with its owner and
+    what lies there."""
+    parts = []
+    for row in d.rows:
+        for z in row:
+            if z is None:
+                continue
+            name = f"{z.owner}'s {z.label.lower()}" if z.owner else z.label
+            if z.style == "pile" and z.count is not None:
+                what = f"{z.count} card{'s' if z.count != 1 else ''}"
+            elif z.cards:
+                what = ", ".join(c.alt for c in z.cards)
+            else:
+                what = "empty"
+            parts.append(f"{name}: {what}")
+    return f"{lead}. " + "; ".join(parts) + "." if parts else lead
+
+
+def result_text(result: str, names: dict[str, str]) -> str:
+    if not result or result == "none":
+        return ""
+    if result == "draw":
+        return "The game ends in a draw."
+    return f"{names.get(result, result)} wins the game."
+
+
+def render_site(report, staging: Path, say: Callable[[str], None] | None = None) -> Path:
+    """Write the whole website into ``staging / "site"`` and return that folder."""
+    t0 = time.perf_counter()
+    out = Path(staging) / "site"
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    try:
+        counts = SiteRenderer().render(report, out, pdf_dir=Path(staging) / "pdf")
+    except SiteError as e:
+        from ..build import BuildError
+
+        raise BuildError(str(e)) from e
+    if say is not None:
+        files = sum(1 for p in out.rglob("*") if p.is_file())
+        say(f"wrote site/ ({counts['pages']} pages, {counts['cards']} card images, {files} files) "
+            f"in {time.perf_counter() - t0:.2f} s")
+    return out
+
+
+__all__ = ["render_site", "SiteRenderer", "site_links", "link_terms", "term_pattern",
+           "search_records", "js_assign", "SiteError"]
+
