@@ -62,7 +62,7 @@ def publish(staging: Path, out: Path) -> list[Path]:
 
 
 def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
-          ink: str = "full", quiet: bool = False) -> int:
+          ink: str = "full", quiet: bool = False, four_colour: bool = False) -> int:
     from .render.fonts import FontMissing
 
     def say(msg: str) -> None:
@@ -78,24 +78,40 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
             return 1
     staging = _staging(out)
     t0 = time.perf_counter()
+    children: list[Forked] = []
     try:
+        from .render import components, site
         from .render.pdf import BookRenderer
 
         pdf_dir = staging / "pdf"
         pdf_dir.mkdir()
-        books = BookRenderer(paper=paper)
+        # The component sheets need nothing from the rulebooks: they are drawn on the
+        # second core while this process lays out the books.
+        children.append(Forked("component sheets", lambda: components.render_all(
+            report, games, staging, paper=paper, ink=ink, whole=game is None, say=say)))
+        books = BookRenderer(paper=paper, four_colour=four_colour)
         docs = []
+        writer: Forked | None = None
         for gr in games:
             doc = books.render_game(gr)
-            n = books.write(doc, pdf_dir / f"{gr.game.slug}-rules.pdf")
             docs.append(doc)
-            say(f"wrote pdf/{gr.game.slug}-rules.pdf ({n} pages)")
+            if writer is not None:
+                writer.join()
+            target = pdf_dir / f"{gr.game.slug}-rules.pdf"
+            # writing a laid-out book is a third of its cost: hand it to a child
+            writer = Forked(f"{gr.game.slug}-rules.pdf", lambda doc=doc, target=target: say(
+                f"wrote pdf/{target.name} ({books.write(doc, target)} pages)"))
+            children.append(writer)
         if game is None:
             n = books.render_compendium(docs, report.content.intro, pdf_dir / "compendium.pdf")
             say(f"wrote pdf/compendium.pdf ({n} pages)")
         del docs
-        extra = _optional_stages(report, games, staging, paper=paper, ink=ink, whole=game is None,
-                                 say=say)
+        for child in children:
+            child.join()
+        if game is None:  # the website links the PDFs that now exist
+            site.render_site(report, staging, say=say)
+            with open(staging / ".replace-dirs", "a") as f:
+                f.write("site\n")
         moved = publish(staging, out)
     except FontMissing as e:
         print(f"error: {e}", file=sys.stderr)
@@ -104,27 +120,46 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
         print(f"error: {e}", file=sys.stderr)
         return 1
     finally:
+        for child in children:
+            child.kill()
         shutil.rmtree(staging, ignore_errors=True)
-    say(f"built {len(moved)} files into {out} in {time.perf_counter() - t0:.1f} s"
-        + (f" ({extra})" if extra else ""))
+    say(f"built {len(moved)} files into {out} in {time.perf_counter() - t0:.1f} s")
     return 0
 
 
-def _optional_stages(report, games, staging, *, paper, ink, whole, say) -> str:
-    """Component sheets and the website, when those renderers are present."""
-    notes = []
+class Forked:
+    """A piece of the build run in a forked child process (on the machine's other core).
+    Forking shares the parent's laid-out documents without copying or pickling them. A
+    child that fails makes ``join`` raise, so the build fails and publishes nothing."""
+
+    def __init__(self, name: str, work):
+        import multiprocessing
+
+        self.name = name
+        self.process = multiprocessing.get_context("fork").Process(
+            target=_run_child, args=(work,), name=name)
+        self.process.start()
+
+    def join(self) -> None:
+        self.process.join()
+        if self.process.exitcode != 0:
+            raise BuildError(f"{self.name}: failed (see the message above)")
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
+def _run_child(work) -> None:
+    from .render.components import ComponentError
+    from .render.fonts import FontMissing
+
     try:
-        from .render import components
-    except ImportError:
-        components = None
-    if components is not None:
-        components.render_all(report, games, staging, paper=paper, ink=ink, whole=whole, say=say)
-    try:
-        from .render import site
-    except ImportError:
-        site = None
-    if site is not None and whole:
-        site.render_site(report, staging, say=say)
-        with open(staging / ".replace-dirs", "a") as f:
-            f.write("site\n")
-    return "; ".join(notes)
+        work()
+    except (BuildError, ComponentError, FontMissing) as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.stdout.flush()
+        os._exit(1)
+    sys.stdout.flush()
+    sys.stderr.flush()

@@ -68,7 +68,7 @@ def cmd_build(args) -> int:
         print("check passed; rendering is not available in this version", file=sys.stderr)
         return 0
     return build(report, Path(args.out), paper=args.paper, game=args.game,
-                 ink=getattr(args, "ink", "full"))
+                 ink=getattr(args, "ink", "full"), four_colour=args.four_colour)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--game", metavar="SLUG", help="build one game only")
     b.add_argument("--ink", choices=("full", "low"), default="full",
                    help="low: outlines and greyscale for the component sheets")
+    b.add_argument("--four-colour", action="store_true",
+                   help="print the rulebooks' cards with four-colour suits")
     b.set_defaults(func=cmd_build)
 
     args = ap.parse_args(argv)

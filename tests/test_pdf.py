@@ -175,15 +175,29 @@ def test_compendium(built, report):
         assert norm(g.compare["win"]) in text
     # the contents' part page numbers are the folios printed on the parts
     labels = r.page_labels
-    toc = "\n".join(p.extract_text() for p in r.pages[1:4])
+    titles = {g.title for g in report.content.games}
+    toc_lines = "\n".join(p.extract_text() for p in r.pages[1:5]).splitlines()
     found = 0
-    for g in report.content.games:
-        for title, num in re.findall(rf"^(.+?)\s*{re.escape(g.title)} (\d+)\s*$", toc, re.M):
-            title = norm(title)
-            hits = [page for d, t, page in marks if t == title and labels[page].startswith(g.title + " ")]
-            if hits:
-                assert labels[hits[0]] == f"{g.title} {num}", (title, num, labels[hits[0]])
-                found += 1
+    current = None
+    for line in toc_lines:
+        m = re.match(r"^(.+?)\s*(?:\. ){3,}\.?\s*(.+?) (\d+)( pages)?\s*$", line)
+        if not m:
+            continue
+        title, where, num, is_part = norm(m.group(1)), m.group(2), m.group(3), m.group(4)
+        if is_part:
+            current = title if title in titles else None
+            continue
+        where = re.sub(r"^(?:\. ?)+", "", where).strip()
+        if current is None or where != current:
+            continue
+        if title == "Quick reference":  # the heading names the game
+            title = f"Quick reference: {current}"
+        # the page this part's heading landed on, and the label printed there
+        hits = [page for d, t, page in marks
+                if t == title and labels[page].rsplit(" ", 1)[0] == current]
+        assert hits, (current, title)
+        assert labels[hits[0]] == f"{current} {num}", (current, title, num, labels[hits[0]])
+        found += 1
     assert found >= 30
     assert labels[0] == "i"
     meta = r.metadata

@@ -698,8 +698,8 @@ def test_works_from_a_static_http_host(browser, site):
             pg = ctx.new_page()
             watch = Watch(pg)
             for name in ("index.html", "battle-lines.html", "search.html?q=reserve"):
-                pg.goto(base + name)
-                pg.wait_for_load_state("load")
+                # wait for the icon too: leaving a page while it loads aborts it
+                pg.goto(base + name, wait_until="networkidle")
             pg.wait_for_selector("#search-page-list .hit")
             pg.fill("#search-q", "outflank")
             pg.locator('#search-results a[href="winning-the-battle.html#outflank"]').click()

@@ -69,7 +69,7 @@ class Diagram:
         return sum(w * card + gap for w in self.widths) + gap
 
     def geometry(self, card: float = 10.0, ratio: float = 1.4, gap: float = 1.6,
-                 label: float = 4.6, foot: float = 2.8, empty: float = 6.0,
+                 label: float = 6.0, foot: float = 2.8, empty: float = 6.0,
                  stack_step: float = 3.5, pad: float = 1.2) -> "Geometry":
         """Every zone and card placed in absolute coordinates (in the unit of ``card``).
 
