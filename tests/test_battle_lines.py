@@ -221,12 +221,13 @@ def test_draw_short_triggers_the_last_turn():
 
 
 # --------------------------------------------------------------------------- the cap
-def test_turn_cap_scores_the_captured_piles():
+def test_turn_cap_is_a_draw_whatever_the_piles_hold():
+    # R0.3: a game stopped at its cap is a draw, although p1 has captured more
     st = setup({"max_turns": 2}, p1_hand=["9C", "5D", "3H", "KS"], p1_deck=["2C"],
                p1_captured=["AS"], p2_hand=["9S", "5H", "3C", "QD"], p2_deck=["2D"])
     for _ in range(2):
         st.apply({"p1": line("9C", "5D", "3H"), "p2": line("3C", "5H", "9S")})
-    assert st.result.rule == "turn-cap" and st.result.winner == "p1"
+    assert st.result.rule == "turn-cap" and st.result.winner is None
     assert st.view()["turns"] == 2
 
 

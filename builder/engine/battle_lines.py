@@ -21,8 +21,8 @@ Rulings (RULINGS.md, "Battle Lines", and R0.1-R0.3):
 
 Gap ruled here (R0.3): tied positions return their cards to hand, so two players can tie
 every position for ever. The option ``max_turns`` (default 100) ends the game after that
-many turns, scored exactly as after the last turn: more captured cards wins, equal is a
-draw (clarification ``turn-cap``).
+many turns as a draw, as ruling R0.3 says of every game that could go on for ever
+(clarification ``turn-cap``).
 
 Steps: a normal turn is a deployment step (joint) and, when somebody can reinforce, a
 reinforcement step (joint; a player without a legal reinforcement is forced to pass). The
@@ -61,8 +61,8 @@ LINE_SIZE = 3
 OPTIONS = {
     "max_turns": Option(
         "max_turns", 100,
-        "After this many turns the game ends and is scored as after the last turn: more "
-        "captured cards wins, equal is a draw (ruling R0.3, clarification turn-cap).",
+        "After this many turns the game stops and is a draw (ruling R0.3, clarification "
+        "turn-cap).",
         minimum=1, maximum=10000,
     ),
 }
@@ -651,6 +651,13 @@ class BattleLinesState(State):
         return self.boost[p]
 
     def _finish(self, ev: list[Event], rule: str, why: str) -> None:
+        if rule == "turn-cap":  # ruling R0.3: a game stopped at its cap is a draw
+            reason = f"{why}; a game stopped at the cap is a draw"
+            self.result = Result(None, reason, rule)
+            self.phase = "over"
+            ev.append(Event("game-over", rule, "The game is a draw: " + reason + ".", None, (),
+                            {"winner": "draw", "reason": reason}))
+            return
         for p in PLAYERS:
             n, h = len(self.captured[p]), len(self.hands[p])
             ev.append(Event("count", "hand-not-counted" if h else "final-count",
