@@ -19,7 +19,7 @@ from .diagnostics import Diagnostic, Diagnostics, Located
 from .engine import GAMES
 from .engine.core import (
     Card, CardError, DecisionFormatError, Event, GameDef, IllegalDecision, SetupError, State,
-    Zone, fmt_value, parse_cards,
+    Zone, fmt_value, jsonable, parse_cards,
 )
 from .model import Content, Example, Game, Step
 from .yamlsrc import LocDict, LocList
@@ -47,7 +47,7 @@ class StepRecord:
             "decisions": {p: fmt_value(v) for p, v in self.decisions.items()},
             "what": self.what,
             "events": [e.to_json() for e in self.events],
-            "view": {k: _plain(v) for k, v in self.view.items()},
+            "view": {k: jsonable(v) for k, v in self.view.items()},
             "table": [z.to_json() for z in self.table],
             "comment": self.comment, "expected": self.expected, "repeat": self.repeat,
             "round": self.round,
@@ -125,16 +125,6 @@ class Report:
             ],
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, Card):
-        return str(v)
-    if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
-    return v
 
 
 def show_value(v: Any) -> str:

@@ -417,7 +417,7 @@ class Event:
             "text": self.text,
             "player": self.player,
             "cards": [str(c) for c in self.cards],
-            "data": {k: _jsonable(v) for k, v in self.data.items()},
+            "data": {k: jsonable(v) for k, v in self.data.items()},
         }
 
 
@@ -428,13 +428,14 @@ class _Names(dict):
         return "{" + key + "}"
 
 
-def _jsonable(v: Any) -> Any:
+def jsonable(v: Any) -> Any:
+    """A value with its cards written as text, ready for JSON."""
     if isinstance(v, Card):
         return str(v)
     if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
+        return [jsonable(x) for x in v]
     if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
+        return {str(k): jsonable(x) for k, x in v.items()}
     return v
 
 
