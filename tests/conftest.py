@@ -18,6 +18,16 @@ def run_warbook(*args: str, timeout: int = 900) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="session")
+def report():
+    """The check of the shipped content, which must pass."""
+    from builder.check import run_check
+
+    rep = run_check(ROOT / "content")
+    assert rep.ok, [str(d) for d in rep.diagnostics.errors]
+    return rep
+
+
+@pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
     """The output folder of a full build of the shipped content (A4).
 

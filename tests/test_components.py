@@ -18,7 +18,6 @@ pdfium = pytest.importorskip("pypdfium2")
 
 from PIL import Image  # noqa: E402
 
-from builder.check import run_check  # noqa: E402
 from builder.engine.core import full_deck  # noqa: E402
 from builder.render import components as C  # noqa: E402
 from builder.render import pnp_layout as L  # noqa: E402
@@ -30,13 +29,6 @@ GAMES = ["war", "winning-the-battle", "ultimate", "battle-lines", "battle", "dec
 
 
 # --------------------------------------------------------------------------- fixtures
-@pytest.fixture(scope="module")
-def report():
-    rep = run_check(ROOT / "content")
-    assert rep.ok
-    return rep
-
-
 @pytest.fixture(scope="module")
 def build(built):
     """The session's real `warbook build` (A4, full ink; tests/conftest.py)."""

@@ -11,19 +11,11 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from builder.check import run_check
 from conftest import ROOT, run_warbook
 
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
 SLUGS = ["war", "winning-the-battle", "battle-lines", "deck-management", "battle", "ultimate"]
-
-
-@pytest.fixture(scope="module")
-def report():
-    rep = run_check(ROOT / "content")
-    assert rep.ok
-    return rep
 
 
 def norm(text: str) -> str:

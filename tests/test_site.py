@@ -34,15 +34,6 @@ SERIOUS = {"serious", "critical"}
 
 # --------------------------------------------------------------------------- building
 @pytest.fixture(scope="session")
-def report():
-    from builder.check import run_check
-
-    rep = run_check(CONTENT)
-    assert rep.ok, [str(d) for d in rep.diagnostics.errors]
-    return rep
-
-
-@pytest.fixture(scope="session")
 def site(built: Path) -> Path:
     """``output/site`` of the session's real ``warbook build`` (conftest.py), so the links
     to ``../pdf`` are checked against the PDFs that build wrote."""

@@ -46,7 +46,7 @@ from typing import Any
 
 from .core import (
     ACE_HIGH, Card, CardError, Choice, DecisionFormatError, DecisionNode, Event, GameDef,
-    IllegalDecision, Option, Result, SetupError, State, Zone, cards_str, full_deck,
+    Option, Result, SetupError, State, Zone, cards_str, full_deck,
     parse_cards,
 )
 
@@ -382,18 +382,6 @@ class BattleLinesState(State):
             return Deployment(hand, LINE_SIZE, "deploy")
         n = min(LINE_SIZE, len(hand))
         return Deployment(hand, n, "deploy" if len(hand) >= HAND_SIZE else "short-deployment")
-
-    def apply(self, decisions: dict[str, Any]) -> list[Event]:
-        # refuse with the rule that forbids the decision (a suit mismatch cites the suit
-        # rule, two flanks the once-per-turn clarification, ...)
-        node = self.pending()
-        if node is not None and node.kind == "decision" and set(decisions) == set(node.choices):
-            for p, v in decisions.items():
-                ch = node.choices[p]
-                r = ch.refusal(v) if hasattr(ch, "refusal") else None
-                if r is not None:
-                    raise IllegalDecision(r[0], r[1], p)
-        return super().apply(decisions)
 
     def _apply(self, decisions: dict[str, Any]) -> list[Event]:
         ev: list[Event] = []

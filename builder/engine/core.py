@@ -189,6 +189,13 @@ class Choice:
         opts = self.enumerate()
         return opts is not None and len(opts) == 1
 
+    def refusal(self, value: Any) -> tuple[str, str] | None:
+        """``None`` if ``value`` is legal, else ``(rule id, reason)``: the rule that forbids
+        it, which a choice may make more specific than its own ``rule``."""
+        if self.contains(value):
+            return None
+        return self.rule, self.why_illegal(value)
+
 
 def fmt_value(v: Any) -> str:
     if isinstance(v, Card):
@@ -608,9 +615,9 @@ class State:
                 p,
             )
         for p, value in decisions.items():
-            ch = node.choices[p]
-            if not ch.contains(value):
-                raise IllegalDecision(ch.rule, ch.why_illegal(value), p)
+            refused = node.choices[p].refusal(value)
+            if refused is not None:
+                raise IllegalDecision(refused[0], refused[1], p)
         self.steps += 1
         self._shown = None
         return self._apply(dict(decisions))

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ..check import GameReport, Replay, StepRecord
 from ..engine.core import Card, Zone
-from ..model import Game, Rule, Term
+from ..model import Rule
 from .markup import Markdown, Markup, plain
 
 
