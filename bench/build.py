@@ -32,17 +32,10 @@ assert report.ok
 out = Path({out!r})
 mode = {mode!r}
 if mode == "pdf":
-    from builder.render.pdf import BookRenderer
+    from builder.build import render_pdfs
     t1 = time.perf_counter()
-    books = BookRenderer(paper="a4")
-    docs = []
-    for gr in report.games:
-        doc = books.render_game(gr)
-        books.write(doc, out / f"{{gr.game.slug}}-rules.pdf")
-        docs.append(doc)
-    books.render_compendium(docs, report.content.intro, out / "compendium.pdf")
+    pages = render_pdfs(report, report.games, out, say=lambda m: None)
     t_pdf = time.perf_counter() - t1
-    pages = books.pages
 elif mode == "full":
     from builder.build import build
     t1 = time.perf_counter()

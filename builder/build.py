@@ -81,31 +81,15 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
     children: list[Forked] = []
     try:
         from .render import components, site
-        from .render.pdf import BookRenderer
 
         pdf_dir = staging / "pdf"
         pdf_dir.mkdir()
-        # The component sheets need nothing from the rulebooks: they are drawn on the
-        # second core while this process lays out the books.
+        # The component sheets need nothing from the rulebooks: they are drawn in a child
+        # process while the rulebooks are laid out.
         children.append(Forked("component sheets", lambda: components.render_all(
             report, games, staging, paper=paper, ink=ink, whole=game is None, say=say)))
-        books = BookRenderer(paper=paper, four_colour=four_colour)
-        docs = []
-        writer: Forked | None = None
-        for gr in games:
-            doc = books.render_game(gr)
-            docs.append(doc)
-            if writer is not None:
-                writer.join()
-            target = pdf_dir / f"{gr.game.slug}-rules.pdf"
-            # writing a laid-out book is a third of its cost: hand it to a child
-            writer = Forked(f"{gr.game.slug}-rules.pdf", lambda doc=doc, target=target: say(
-                f"wrote pdf/{target.name} ({books.write(doc, target)} pages)"))
-            children.append(writer)
-        if game is None:
-            n = books.render_compendium(docs, report.content.intro, pdf_dir / "compendium.pdf")
-            say(f"wrote pdf/compendium.pdf ({n} pages)")
-        del docs
+        render_pdfs(report, games, pdf_dir, paper=paper, four_colour=four_colour,
+                    compendium=game is None, say=say, children=children)
         for child in children:
             child.join()
         if game is None:  # the website links the PDFs that now exist
@@ -127,23 +111,82 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
     return 0
 
 
+def render_pdfs(report: Report, games: list, pdf_dir: Path, *, paper: str = "a4",
+                four_colour: bool = False, compendium: bool = True, say=print,
+                children: list | None = None) -> int:
+    """Write ``<slug>-rules.pdf`` for each game and, with ``compendium``, bind
+    ``compendium.pdf`` from them. Returns the number of pages written.
+
+    The rulebooks are shared between this process and one forked child, each laying out
+    and writing its own books, so both cores work; they are split by the length of their
+    HTML, which is close to proportional to the time WeasyPrint takes over them."""
+    from .render.pdf import BookRenderer
+
+    books = BookRenderer(paper=paper, four_colour=four_colour)
+    jobs = [books.book_html(gr) for gr in games]
+    ours: list = []
+    theirs: list = []
+    for job in sorted(jobs, key=lambda j: -len(j[1])):  # longest first, to the lighter side
+        side = ours if sum(len(h) for _, h in ours) <= sum(len(h) for _, h in theirs) else theirs
+        side.append(job)
+
+    def write(batch: list) -> list:
+        infos = []
+        for g, html in batch:
+            info = books.write_book(g, html, pdf_dir / f"{g.slug}-rules.pdf")
+            say(f"wrote pdf/{info.path.name} ({info.count} pages)")
+            infos.append(info)
+        return infos
+
+    child = Forked("rulebooks", lambda: write(theirs)) if theirs else None
+    if child is not None and children is not None:
+        children.append(child)
+    try:
+        infos = write(ours) + (child.join() if child is not None else [])
+    finally:
+        if child is not None:
+            child.kill()
+    by_slug = {i.slug: i for i in infos}
+    infos = [by_slug[g.slug] for g, _ in jobs]
+    pages = sum(i.count for i in infos)
+    if compendium:
+        n = books.render_compendium([g for g, _ in jobs], infos, report.content.intro,
+                                    pdf_dir / "compendium.pdf")
+        say(f"wrote pdf/compendium.pdf ({n} pages)")
+        pages += n
+    return pages
+
+
 class Forked:
     """A piece of the build run in a forked child process (on the machine's other core).
-    Forking shares the parent's laid-out documents without copying or pickling them. A
-    child that fails makes ``join`` raise, so the build fails and publishes nothing."""
+    Forking shares what the parent has loaded (fonts, card images, templates) without
+    copying or pickling it. ``join`` returns what the work returned (pickled back through a
+    pipe); a child that fails makes ``join`` raise, so the build fails and publishes
+    nothing."""
 
     def __init__(self, name: str, work):
         import multiprocessing
 
         self.name = name
-        self.process = multiprocessing.get_context("fork").Process(
-            target=_run_child, args=(work,), name=name)
+        ctx = multiprocessing.get_context("fork")
+        self._receive, send = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(target=_run_child, args=(work, send), name=name)
         self.process.start()
+        send.close()
+        self._result = None
+        self._done = False
 
-    def join(self) -> None:
-        self.process.join()
-        if self.process.exitcode != 0:
-            raise BuildError(f"{self.name}: failed (see the message above)")
+    def join(self):
+        if not self._done:
+            try:
+                self._result = self._receive.recv()
+            except EOFError:  # the child died before sending anything
+                self._result = None
+            self.process.join()
+            self._done = True
+            if self.process.exitcode != 0:
+                raise BuildError(f"{self.name}: failed (see the message above)")
+        return self._result
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -151,15 +194,17 @@ class Forked:
             self.process.join()
 
 
-def _run_child(work) -> None:
+def _run_child(work, send) -> None:
     from .render.components import ComponentError
     from .render.fonts import FontMissing
 
     try:
-        work()
+        result = work()
     except (BuildError, ComponentError, FontMissing) as e:
         print(f"error: {e}", file=sys.stderr)
         sys.stdout.flush()
         os._exit(1)
+    send.send(result)
+    send.close()
     sys.stdout.flush()
     sys.stderr.flush()

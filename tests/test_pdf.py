@@ -196,6 +196,72 @@ def test_compendium(built, report):
     assert meta.title and meta.author and meta.subject and meta.keywords
 
 
+def _flat(node) -> list:
+    out = []
+    for key in ("/Nums", "/Names"):
+        if key in node:
+            out.extend(node[key])
+    for kid in node.get("/Kids", []):
+        out.extend(_flat(kid))
+    return out
+
+
+def test_compendium_is_one_tagged_navigable_book(built, report):
+    """The bound compendium keeps what the rulebooks had: one tag tree, links that land,
+    and parts that start on right-hand pages."""
+    import pikepdf
+
+    with pikepdf.open(built / "pdf" / "compendium.pdf") as pdf:
+        struct = pdf.Root.StructTreeRoot
+        (document,) = list(struct.K) if isinstance(struct.K, pikepdf.Array) else [struct.K]
+        assert document.S == "/Document"
+        kinds = [str(k.S) for k in document.K]
+        assert kinds == ["/Sect"] + ["/Part"] * len(report.content.games), kinds
+        assert all(k.P.objgen == document.objgen for k in document.K)
+
+        nums = _flat(struct.ParentTree)
+        keys = [int(k) for k in nums[0::2]]
+        assert len(keys) == len(set(keys))
+        assert int(struct.ParentTreeNextKey) > max(keys)
+        tree = dict(zip(keys, nums[1::2]))
+        page_ids = {p.obj.objgen: i for i, p in enumerate(pdf.pages)}
+        flat = _flat(pdf.Root.Names.Dests)
+        dests = {str(k): v for k, v in zip(flat[0::2], flat[1::2])}
+        assert list(dests) == sorted(dests, key=lambda n: n.encode())
+        links = 0
+        for i, page in enumerate(pdf.pages):
+            if "/StructParents" in page.obj:
+                marked = tree[int(page.obj.StructParents)]
+                # the page's marked content belongs to elements that name this page
+                for el in marked:
+                    if isinstance(el, pikepdf.Dictionary) and "/Pg" in el:
+                        assert page_ids[el.Pg.objgen] == i
+            for annot in page.obj.get("/Annots", []):
+                if annot.get("/Subtype") != "/Link":
+                    continue
+                assert int(annot.StructParent) in tree
+                assert "/A" not in annot or not str(annot.A.get("/URI", "")).startswith("warbook-dest:")
+                if "/Dest" in annot:
+                    links += 1
+                    assert str(annot.Dest) in dests, annot.Dest
+        assert links > 500
+
+        # every part starts on a right-hand page, and its first page is labelled "<game> 1"
+        labels = _flat(pdf.Root.PageLabels)
+        starts = {int(k): v for k, v in zip(labels[0::2], labels[1::2])}
+        parts = [(k, str(v.P).strip()) for k, v in starts.items() if "/P" in v]
+        assert [t for _, t in parts] == [g.title for g in report.content.games]
+        assert all(k % 2 == 0 for k, _ in parts), parts
+        # the contents' links land on the pages whose headings they name
+        first = {t: k for k, t in parts}
+        for annot in pdf.pages[1].obj.get("/Annots", []):
+            name = str(annot.get("/Dest", ""))
+            if name.endswith("--cover"):
+                slug = name[:-len("--cover")]
+                game = next(g for g in report.content.games if g.slug == slug)
+                assert page_ids[dests[name][0].objgen] == first[game.title]
+
+
 def test_letter_paper(tmp_path):
     out = tmp_path / "out"
     proc = run_warbook("build", "--game", "war", "--paper", "letter", "--out", str(out))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import io
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -165,8 +166,8 @@ class BookRenderer:
         book.update(kw)
         return book
 
-    def render_game(self, game_report):
-        """Lay out one game's rulebook; returns the WeasyPrint document."""
+    def book_html(self, game_report) -> tuple[GameView, str]:
+        """One game's rulebook as HTML (cheap: the layout is the costly part)."""
         g = self.view(game_report)
         book = self._book(
             title=f"{g.title}: rules", author=g.designer,
@@ -174,7 +175,11 @@ class BookRenderer:
             keywords=", ".join(["card game", "War variant", "rules", g.title]),
             cover_cards=[card_url("full-" + c) for c in COVER_CARDS.get(g.slug, ("AS", "KH", "QC", "JD"))],
         )
-        html = self.env.get_template("book/book.html.j2").render(book=book, games=[g])
+        return g, self.env.get_template("book/book.html.j2").render(book=book, games=[g])
+
+    def render_game(self, game_report):
+        """Lay out one game's rulebook; returns the WeasyPrint document."""
+        g, html = self.book_html(game_report)
         doc = self._html(html)
         doc.game_view = g
         return doc
@@ -184,23 +189,30 @@ class BookRenderer:
         self.pages += len(doc.pages)
         return len(doc.pages)
 
-    def render_compendium(self, docs: list, intro: str, target: Path) -> int:
-        """Bind the six rulebooks into one book behind a front matter (cover, one contents
-        for the whole book, the introduction to War and the comparison table).
+    def write_book(self, g: GameView, html: str, target: Path) -> "BookInfo":
+        """Lay out and write one rulebook; returns where its anchors landed (plain data,
+        so that a child process can hand it back)."""
+        doc = self._html(html)
+        count = self.write(doc, target)
+        where: dict[str, int] = {}
+        for i, page in enumerate(doc.pages, start=1):
+            for anchor in page.anchors:
+                where.setdefault(anchor, i)
+        return BookInfo(slug=g.slug, title=g.title, path=target, count=count, pages=where)
 
-        The rulebooks are not laid out again: their pages are reused as the book's parts,
-        each keeping its own page numbers (the PDF's page labels say "War 3"), and the
-        front matter is numbered i, ii, iii. The contents prints, for every section, the
-        page of its part on which the heading landed in the laid-out rulebook.
+    def render_compendium(self, games: list[GameView], books: list["BookInfo"], intro: str,
+                          target: Path) -> int:
+        """Bind the six written rulebooks into one book behind a front matter (cover, one
+        contents for the whole book, the introduction to War and the comparison table).
+
+        The rulebooks are not laid out again: their PDFs become the book's parts (see
+        ``bind``), each keeping its own page numbers (the PDF's page labels say "War 3"),
+        and the front matter is numbered i, ii, iii. The contents prints, for every
+        section, the page of its part on which the heading landed in the rulebook.
         """
-        games = [d.game_view for d in docs]
-        parts = []
-        for d in docs:
-            where = {}
-            for i, page in enumerate(d.pages, start=1):
-                for anchor in page.anchors:
-                    where.setdefault(anchor, i)
-            parts.append({"game": d.game_view, "pages": where, "count": len(d.pages)})
+        from .bind import Part, bind
+
+        parts = [{"game": g, "pages": b.pages, "count": b.count} for g, b in zip(games, books)]
         book = self._book(
             title="The Book of War: classic War and five variants", heading="The Book of War",
             compendium=True,
@@ -212,48 +224,26 @@ class BookRenderer:
             intro=Markdown(lambda rid: None).block(intro),
         )
         html = self.env.get_template("book/front.html.j2").render(book=book, games=games, parts=parts)
-        front = self._html(html)
-        pages = list(front.pages)
-        labels = [("front", 0, len(front.pages))]
-        for d in docs:
-            start = len(pages)
-            for j, page in enumerate(d.pages):
-                marks = [(level + 1, label, pos, state) for level, label, pos, state in page.bookmarks]
-                if j == 0:
-                    marks.insert(0, (1, d.game_view.title, (0, 0), "closed"))
-                page.bookmarks = marks
-                pages.append(page)
-            labels.append((d.game_view.title, start, len(d.pages)))
-        book_doc = front.copy(pages)
+        front_path = target.with_name(f".{target.stem}-front.pdf")
         try:
-            book_doc.write_pdf(str(target), pdf_tags=True)
+            front = self._html(html)
+            front.write_pdf(str(front_path), pdf_tags=True)
+            n = bind(front_path, [Part(b.title, b.path) for b in books], target)
         finally:
-            for d in docs:  # the rulebooks' own bookmarks, as they were
-                for j, page in enumerate(d.pages):
-                    marks = [(level - 1, label, pos, state) for level, label, pos, state in page.bookmarks]
-                    page.bookmarks = marks[1:] if j == 0 else marks
-        set_page_labels(target, labels)
-        self.pages += len(pages)
-        return len(pages)
+            front_path.unlink(missing_ok=True)
+        self.pages += n
+        return n
 
 
-def set_page_labels(path: Path, labels: list[tuple[str, int, int]]) -> None:
-    """Give the compendium's pages the labels printed on them: i, ii ... for the front
-    matter, then "War 1", "War 2" ... for each part."""
-    from pypdf import PdfReader, PdfWriter
+@dataclass
+class BookInfo:
+    """A written rulebook: its file, its page count and the page of each anchor."""
 
-    writer = PdfWriter(clone_from=PdfReader(str(path)))
-    for name, start, count in labels:
-        if count <= 0:
-            continue
-        if name == "front":
-            writer.set_page_label(start, start + count - 1, style="/r")
-        else:
-            writer.set_page_label(start, start + count - 1, style="/D", prefix=f"{name} ", start=1)
-    tmp = path.with_suffix(".labels.pdf")
-    with open(tmp, "wb") as f:
-        writer.write(f)
-    tmp.replace(path)
+    slug: str
+    title: str
+    path: Path
+    count: int
+    pages: dict[str, int]
 
 
 COVER_CARDS = {
