@@ -1,7 +1,7 @@
 """Markdown to HTML for every renderer, with warbook's two additions:
 
-* ``[[rule-id]]`` becomes a cross-reference showing the rule's number and title (the PDF adds
-  the page through CSS ``target-counter``);
+* ``[[rule-id]]`` becomes a cross-reference showing the rule's number and title (for print,
+  with a placeholder for the target's page, filled in after layout by ``pagerefs``);
 * raw HTML is never passed through: the loader refuses it with a ``path:line`` error, and
   this renderer escapes whatever might remain, so content can never inject markup.
 """
@@ -18,12 +18,17 @@ from markdown.inlinepatterns import InlineProcessor
 from markupsafe import Markup, escape
 
 XREF = r"\[\[([a-z0-9][a-z0-9-]*)\]\]"
+#: what a printed cross-reference adds after the title: ", p. " and the page
+PAGE_REF_LEAD = ", p.\u00a0"
+PAGE_REF_PLACEHOLDER = "00"
 
 
 class _XrefProcessor(InlineProcessor):
-    def __init__(self, pattern: str, resolve: Callable[[str], tuple[str, str] | None]):
+    def __init__(self, pattern: str, resolve: Callable[[str], tuple[str, str] | None],
+                 page_refs: bool = False):
         super().__init__(pattern)
         self.resolve = resolve
+        self.page_refs = page_refs
 
     def handleMatch(self, m, data):  # noqa: N802 - markdown's API
         target = self.resolve(m.group(1))
@@ -37,29 +42,39 @@ class _XrefProcessor(InlineProcessor):
         el.set("class", "xref")
         el.set("href", href)
         el.text = label
+        if self.page_refs and href.startswith("#"):
+            page = etree.SubElement(el, "span")
+            page.set("class", "xref-page")
+            page.text = PAGE_REF_LEAD
+            number = etree.SubElement(page, "span")
+            number.set("class", "pg")
+            number.set("data-ref", href[1:])
+            number.text = PAGE_REF_PLACEHOLDER
         return el, m.start(0), m.end(0)
 
 
 class _Warbook(Extension):
-    def __init__(self, resolve, **kw):
+    def __init__(self, resolve, page_refs: bool = False, **kw):
         self.resolve = resolve
+        self.page_refs = page_refs
         super().__init__(**kw)
 
     def extendMarkdown(self, md):  # noqa: N802 - markdown's API
         # content is data: no raw HTML blocks or inline tags survive
         md.preprocessors.deregister("html_block")
         md.inlinePatterns.deregister("html")
-        md.inlinePatterns.register(_XrefProcessor(XREF, self.resolve), "warbook_xref", 175)
+        md.inlinePatterns.register(_XrefProcessor(XREF, self.resolve, self.page_refs), "warbook_xref", 175)
 
 
 class Markdown:
     """A renderer bound to one way of resolving cross-references.
 
-    ``resolve(rule_id)`` returns ``(href, label)`` or ``None``.
+    ``resolve(rule_id)`` returns ``(href, label)`` or ``None``. With ``page_refs`` a
+    cross-reference carries a placeholder for its target's page (print only).
     """
 
-    def __init__(self, resolve: Callable[[str], tuple[str, str] | None]):
-        self._md = markdown.Markdown(extensions=[_Warbook(resolve), "sane_lists", "smarty"],
+    def __init__(self, resolve: Callable[[str], tuple[str, str] | None], page_refs: bool = False):
+        self._md = markdown.Markdown(extensions=[_Warbook(resolve, page_refs), "sane_lists", "smarty"],
                                      output_format="html")
 
     def block(self, text: str) -> Markup:
@@ -72,6 +87,12 @@ class Markdown:
         html = str(self.block(text))
         m = re.fullmatch(r"\s*<p>(.*)</p>\s*", html, re.S)
         return Markup(m.group(1) if m and "<p>" not in m.group(1) else html)
+
+
+def page_ref(href: str) -> Markup:
+    """The page part of a printed cross-reference, as the Markdown renderer writes it."""
+    return Markup('<span class="xref-page">{}<span class="pg" data-ref="{}">{}</span></span>').format(
+        PAGE_REF_LEAD, href.lstrip("#"), PAGE_REF_PLACEHOLDER)
 
 
 def _escape_angles(text: str) -> str:
@@ -93,4 +114,4 @@ def plain(text: str, resolve: Callable[[str], tuple[str, str] | None] | None = N
     return " ".join(text.split())
 
 
-__all__ = ["Markdown", "Markup", "escape", "plain"]
+__all__ = ["Markdown", "Markup", "escape", "page_ref", "plain"]

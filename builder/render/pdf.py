@@ -21,7 +21,8 @@ from .. import __version__
 from ..engine.core import full_deck
 from . import cards as cardart
 from .fonts import font_face_css
-from .markup import Markdown
+from .markup import Markdown, page_ref
+from .pagerefs import anchor_pages, fill_page_refs
 from .present import GameView, Links, Presenter
 
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
@@ -41,18 +42,24 @@ def book_links() -> Links:
     """Anchors carry the game's slug, so that the six rulebooks can be bound into the
     compendium without two anchors of the same name."""
     return Links(anchor=lambda slug, rid: f"{slug}--{rid}",
-                 href=lambda slug, rid: f"#{slug}--{rid}", card=card_url)
+                 href=lambda slug, rid: f"#{slug}--{rid}", card=card_url, page_refs=True)
 
 
 class CardFetcher(URLFetcher):
-    """Serves ``card:QD``, ``card:back`` (and ``card:back-b``) from memory; other URLs
-    (the font files) as usual."""
+    """Serves ``card:QD``, ``card:back`` (and ``card:back-b``) and the diagrams' pictures
+    (``diagram:N``) from memory; other URLs (the font files) as usual."""
 
     def __init__(self, four_colour: bool = False):
         super().__init__()
         self.four_colour = four_colour
         self.png: dict[str, bytes] = {}
         self.cache: dict[str, bytes] = {}
+        self.diagrams: list[bytes] = []
+
+    def diagram_url(self, svg: str) -> str:
+        """Keep a diagram's SVG picture; returns the URL a template puts in ``<img src>``."""
+        self.diagrams.append(str(svg).encode("utf-8"))
+        return f"diagram:{len(self.diagrams) - 1}"
 
     def svg(self, code: str) -> bytes:
         if code not in self.cache:
@@ -68,6 +75,9 @@ class CardFetcher(URLFetcher):
         return self.cache[code]
 
     def fetch(self, url: str, headers: Any = None):
+        if url.startswith("diagram:"):
+            return URLFetcherResponse(url, body=self.diagrams[int(url[8:])],
+                                      headers={"Content-Type": "image/svg+xml"})
         if url.startswith("card:"):
             code = url[5:]
             if code in self.png:
@@ -138,8 +148,10 @@ class BookRenderer:
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
             extensions=["jinja2.ext.do"])
         self.env.globals["example_height"] = example_height
+        self.env.globals["page_ref"] = page_ref
         self.font_config = FontConfiguration()
         self.fetcher = CardFetcher(four_colour)
+        self.env.globals["svg_url"] = self.fetcher.diagram_url
         self.image_cache: dict = {}
         css_text = (font_face_css() + "\n" + f"@page {{ size: {PAPER[paper]}; }}\n"
                     + (TEMPLATES / "book" / "book.css").read_text(encoding="utf-8"))
@@ -153,9 +165,12 @@ class BookRenderer:
         return Presenter(book_links()).game(game_report)
 
     def _html(self, html: str):
-        return HTML(string=html, base_url=str(TEMPLATES), url_fetcher=self.fetcher).render(
+        """Lay the HTML out (once) and fill in its page references."""
+        doc = HTML(string=html, base_url=str(TEMPLATES), url_fetcher=self.fetcher).render(
             stylesheets=[self.css], font_config=self.font_config, cache=self.image_cache,
             pdf_tags=True)
+        fill_page_refs(doc)
+        return doc
 
     def _book(self, **kw: Any) -> dict[str, Any]:
         book = {
@@ -194,11 +209,8 @@ class BookRenderer:
         so that a child process can hand it back)."""
         doc = self._html(html)
         count = self.write(doc, target)
-        where: dict[str, int] = {}
-        for i, page in enumerate(doc.pages, start=1):
-            for anchor in page.anchors:
-                where.setdefault(anchor, i)
-        return BookInfo(slug=g.slug, title=g.title, path=target, count=count, pages=where)
+        return BookInfo(slug=g.slug, title=g.title, path=target, count=count,
+                        pages=anchor_pages(doc))
 
     def render_compendium(self, games: list[GameView], books: list["BookInfo"], intro: str,
                           target: Path) -> int:

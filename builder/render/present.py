@@ -23,6 +23,8 @@ class Links:
     anchor: Callable[[str, str], str]  # (game slug, rule id) -> anchor id
     href: Callable[[str, str], str]  # (game slug, rule id) -> href
     card: Callable[[str], str]  # card code ("QD", "back-a") -> image URL
+    #: print: a cross-reference also shows the page of its target (see render/pagerefs.py)
+    page_refs: bool = False
 
 
 @dataclass
@@ -221,7 +223,7 @@ class Presenter:
                 return None
             return self.links.href(slug, rid), r.label
 
-        md = Markdown(resolve)
+        md = Markdown(resolve, page_refs=self.links.page_refs)
         self._resolve = resolve
 
         def rv(r: Rule) -> RuleView:

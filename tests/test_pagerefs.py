@@ -1,0 +1,89 @@
+"""Page references filled in after one layout pass (builder/render/pagerefs.py)."""
+
+from __future__ import annotations
+
+import pytest
+from weasyprint import HTML
+from weasyprint.formatting_structure import boxes
+
+from builder.render.markup import page_ref
+from builder.render.pagerefs import PageRefError, fill_page_refs
+
+PAGES = """
+<style>@page { size: A6; margin: 10mm } p { font-size: 11pt; text-align: justify }
+.toc a { display: block } .pg-r::before { content: leader(". ") }</style>
+<div class="toc"><a href="#far">Far away<span class="pg pg-r" data-ref="far">00</span></a></div>
+<p>Read <a class="xref" href="#near">the near rule{ref_near}</a> and then carry on reading this
+line, which is long enough to wrap over several lines of the small page.</p>
+{fillers}
+<h2 id="near" style="break-before: page">Near</h2>
+{fillers2}
+<h2 id="far" style="break-before: page">Far</h2>
+"""
+
+
+def layout():
+    return HTML(string=page("#near", "<div style='break-before: page'>x</div>" * 10)).render()
+
+
+def page(ref: str, fillers: str) -> str:
+    return PAGES.replace("{ref_near}", page_ref(ref)).replace("{fillers}", "").replace(
+        "{fillers2}", fillers)
+
+
+def text_boxes(doc):
+    for page in doc.pages:
+        for box in page._page_box.descendants():
+            if isinstance(box, boxes.TextBox):
+                yield box
+
+
+def number_box(doc, placeholder_parent_ref):
+    for page in doc.pages:
+        for box in page._page_box.descendants():
+            if (isinstance(box, boxes.InlineBox) and box.element is not None
+                    and box.element.get("data-ref") == placeholder_parent_ref):
+                (text,) = [c for c in box.children if isinstance(c, boxes.TextBox)]
+                return text
+    raise AssertionError(placeholder_parent_ref)
+
+
+def following(doc, box):
+    """The text box laid out right after ``box`` on its line."""
+    seq = list(text_boxes(doc))
+    return seq[seq.index(box) + 1]
+
+
+def test_numbers_replace_placeholders_and_the_line_closes_up():
+    doc = layout()
+    near = number_box(doc, "near")
+    far = number_box(doc, "far")
+    assert near.text == far.text == "00"
+    far_right = far.position_x + far.width
+    placeholder_width = near.width
+    after = following(doc, near)
+    assert after.position_x == pytest.approx(near.position_x + near.width)
+
+    assert fill_page_refs(doc) == 2
+    assert near.text == "2" and far.text == "13"
+    # running text: what follows the number starts where the number now ends
+    assert after.position_x == pytest.approx(near.position_x + near.width)
+    assert near.width < placeholder_width * 0.6  # one digit, not two: the line closed up
+    # the contents: the number keeps its right edge under the others
+    assert far.position_x + far.width == pytest.approx(far_right)
+
+
+def test_the_link_box_shrinks_with_its_number():
+    doc = layout()
+    link = next(b for p in doc.pages for b in p._page_box.descendants()
+                if isinstance(b, boxes.InlineBox) and b.element_tag == "a"
+                and b.element.get("href") == "#near")
+    near = number_box(doc, "near")
+    fill_page_refs(doc)
+    assert link.position_x + link.width == pytest.approx(near.position_x + near.width)
+
+
+def test_a_reference_to_a_missing_anchor_is_an_error():
+    doc = HTML(string=page("#nowhere", "")).render()
+    with pytest.raises(PageRefError, match="nowhere"):
+        fill_page_refs(doc)
