@@ -124,11 +124,16 @@ def render_pdfs(report: Report, games: list, pdf_dir: Path, *, paper: str = "a4"
 
     books = BookRenderer(paper=paper, four_colour=four_colour)
     jobs = [books.book_html(gr) for gr in games]
+    views = [g for g, _ in jobs]
+    front_html = books.front_html(views, report.content.intro) if compendium else ""
+    # this process also lays out the front matter: count it on its side
     ours: list = []
     theirs: list = []
+    load = {"ours": len(front_html), "theirs": 0}
     for job in sorted(jobs, key=lambda j: -len(j[1])):  # longest first, to the lighter side
-        side = ours if sum(len(h) for _, h in ours) <= sum(len(h) for _, h in theirs) else theirs
-        side.append(job)
+        side = "ours" if load["ours"] <= load["theirs"] else "theirs"
+        (ours if side == "ours" else theirs).append(job)
+        load[side] += len(job[1])
 
     def write(batch: list) -> list:
         infos = []
@@ -142,16 +147,17 @@ def render_pdfs(report: Report, games: list, pdf_dir: Path, *, paper: str = "a4"
     if child is not None and children is not None:
         children.append(child)
     try:
-        infos = write(ours) + (child.join() if child is not None else [])
+        infos = write(ours)
+        front = books.layout_front(front_html) if compendium else None
+        infos += child.join() if child is not None else []
     finally:
         if child is not None:
             child.kill()
     by_slug = {i.slug: i for i in infos}
-    infos = [by_slug[g.slug] for g, _ in jobs]
+    infos = [by_slug[g.slug] for g in views]
     pages = sum(i.count for i in infos)
-    if compendium:
-        n = books.render_compendium([g for g, _ in jobs], infos, report.content.intro,
-                                    pdf_dir / "compendium.pdf")
+    if front is not None:
+        n = books.bind_compendium(front, infos, pdf_dir / "compendium.pdf")
         say(f"wrote pdf/compendium.pdf ({n} pages)")
         pages += n
     return pages

@@ -136,21 +136,21 @@ def bind(front: Path, parts: list[Part], target: Path) -> int:
                 book.pages.extend(src.pages)
             labels.extend([start, Dictionary(S=Name.D, P=String(f"{part.title} "), St=1)])
 
-            # tags: the part's Document becomes a Part of the book's; renumber the parents
-            src_struct = src.Root.StructTreeRoot
+            # tags: the part's Document becomes a Part of the book's; renumber the parents.
+            # The structure root is copied in one go: qpdf maps its references to the
+            # pages just copied.
+            src_struct = _copy(book, src.Root.StructTreeRoot)
             src_tops = src_struct.K if isinstance(src_struct.K, Array) else Array([src_struct.K])
             for el in src_tops:
-                del el["/P"]  # not to copy the part's whole structure root along
-                el = book.copy_foreign(el)
                 el.S = Name.Part
                 el.P = document
                 document.K.append(el)
             for ns in src_struct.get("/Namespaces", []):
-                namespaces.append(book.copy_foreign(ns))
+                namespaces.append(ns)
             src_nums = _number_tree(src_struct.get("/ParentTree"))
             offset = next_key
             for key, value in zip(src_nums[0::2], src_nums[1::2]):
-                nums.extend([int(key) + offset, _copy(book, value)])
+                nums.extend([int(key) + offset, value])
             next_key = offset + max((int(k) for k in src_nums[0::2]), default=-1) + 1
             for page in book.pages[start:]:
                 if "/StructParents" in page.obj:

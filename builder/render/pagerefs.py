@@ -9,8 +9,11 @@ pages are known, and each placeholder's text is replaced by its page number:
 
 - in running text (``pg``) the rest of the line moves left or right by the difference in
   width between the placeholder and the number, so nothing overlaps and no gap is left;
-- in the contents (``pg pg-r``) the number keeps its right edge, so the numbers stay
-  aligned under each other after the leader dots.
+- in the contents (``pg pg-r``) the number is set flush with the right edge of its block
+  (its padding box), so the numbers stand aligned under each other, on the baseline of
+  the entry's last line. (The leader dots are a CSS background: WeasyPrint's ``leader()``
+  makes a box of every dot, thousands a contents page, which cost more than the rest.)
+- ``data-style="lower-roman"`` prints the number as i, ii, iii (the compendium's front).
 
 The placeholder has two digits, the width of most page numbers in a rulebook, so the
 difference is small: the line's length changes by at most the width of one digit.
@@ -59,7 +62,8 @@ def _fill(ref, where: dict[str, int]) -> tuple[boxes.TextBox, float]:
     if len(texts) != 1:
         raise PageRefError(f"page reference to '{anchor}' split over {len(texts)} text boxes")
     (box,) = texts
-    text = str(where[anchor])
+    page = where[anchor]
+    text = roman(page) if ref.element.get("data-style") == "lower-roman" else str(page)
     width = _text_width(box, text)
     delta = width - box.width
     box.text = text
@@ -68,9 +72,10 @@ def _fill(ref, where: dict[str, int]) -> tuple[boxes.TextBox, float]:
     return box, delta
 
 
-def _walk(box, where: dict[str, int], shift: float) -> float:
+def _walk(box, where: dict[str, int], shift: float, right: float) -> float:
     """Move ``box`` by ``shift`` and fill the references inside it; returns the shift for
-    what follows it on the line."""
+    what follows it on the line. ``right`` is the right edge of the line's block (its
+    padding box)."""
     if shift:
         box.position_x += shift
     if _is_ref(box):
@@ -79,14 +84,15 @@ def _walk(box, where: dict[str, int], shift: float) -> float:
             for child in box.children:
                 child.translate(dx=shift)
         if "pg-r" in box.element.get("class", "").split():
-            text.position_x -= delta  # keep the right edge where it was
+            box.width += delta
+            box.translate(dx=right - (box.position_x + box.margin_width()))
             return shift
         box.width += delta
         return shift + delta
     if isinstance(box, boxes.InlineBox):
         before = shift
         for child in box.children:
-            shift = _walk(child, where, shift)
+            shift = _walk(child, where, shift, right)
         box.width += shift - before  # an inline box holding a reference grows with it
     elif shift:
         # an atomic inline (an inline block or an image) moves whole; the lines inside an
@@ -104,15 +110,32 @@ def _refs(box) -> int:
     return 0
 
 
-def fill_page_refs(doc) -> int:
-    """Replace every page-number placeholder of a laid-out document; returns how many."""
-    where = anchor_pages(doc)
+def roman(n: int) -> str:
+    out = ""
+    for value, letters in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"),
+                           (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"),
+                           (4, "iv"), (1, "i")):
+        while n >= value:
+            out += letters
+            n -= value
+    return out
+
+
+def fill_page_refs(doc, elsewhere: dict[str, int] | None = None) -> int:
+    """Replace every page-number placeholder of a laid-out document; returns how many.
+    ``elsewhere`` gives the pages of anchors that are not in the document itself (the
+    compendium's contents points into its parts)."""
+    where = {**(elsewhere or {}), **anchor_pages(doc)}
     count = 0
     for page in doc.pages:
-        for line in page._page_box.descendants():
-            if isinstance(line, boxes.LineBox) and (n := _refs(line)):
-                count += n
-                shift = 0.0
-                for child in line.children:
-                    shift = _walk(child, where, shift)
+        for block in page._page_box.descendants():
+            if not isinstance(block, boxes.BlockContainerBox):
+                continue
+            right = block.padding_box_x() + block.padding_width()
+            for line in block.children:
+                if isinstance(line, boxes.LineBox) and (n := _refs(line)):
+                    count += n
+                    shift = 0.0
+                    for child in line.children:
+                        shift = _walk(child, where, shift, right)
     return count

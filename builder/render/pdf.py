@@ -95,21 +95,34 @@ class CardFetcher(URLFetcher):
         the 10 mm diagram cards print as sharp as the vector art."""
         import pypdfium2 as pdfium
 
-        pages = "".join(f'<div class="c"><img src="card:{c}"></div>' for c in codes)
-        html = (f"<style>@page {{ size: {width_mm}mm {height_mm}mm; margin: 0 }}"
-                f" body {{ margin: 0 }} .c {{ break-after: page; line-height: 0 }}"
-                f" img {{ width: {width_mm}mm; height: {height_mm}mm }}</style>{pages}")
+        # all the cards on one sheet (one page costs WeasyPrint less than 53), a gap
+        # between them so that no card's edge runs into its neighbour's pixels
+        cols, gap = 10, 2.0
+        rows = -(-len(codes) // cols)
+        cells = "".join(
+            f'<img src="card:{c}" style="left: {gap + (i % cols) * (width_mm + gap)}mm;'
+            f' top: {gap + (i // cols) * (height_mm + gap)}mm">' for i, c in enumerate(codes))
+        sheet_w = gap + cols * (width_mm + gap)
+        sheet_h = gap + rows * (height_mm + gap)
+        html = (f"<style>@page {{ size: {sheet_w}mm {sheet_h}mm; margin: 0 }} body {{ margin: 0 }}"
+                f" img {{ position: absolute; width: {width_mm}mm; height: {height_mm}mm }}"
+                f"</style>{cells}")
         pdf = HTML(string=html, url_fetcher=self).write_pdf()
         doc = pdfium.PdfDocument(pdf)
         try:
-            for i, code in enumerate(codes):
-                bitmap = doc[i].render(scale=dpi / 72)
-                buf = io.BytesIO()
-                bitmap.to_pil().convert("RGB").save(buf, format="PNG", optimize=False,
-                                                    dpi=(dpi, dpi))
-                self.png[code] = buf.getvalue()
+            # transparent around the rounded corners, so the felt shows through
+            sheet = doc[0].render(scale=dpi / 72, fill_color=(255, 255, 255, 0)).to_pil()
         finally:
             doc.close()
+        px = dpi / 25.4
+        w, h = round(width_mm * px), round(height_mm * px)
+        for i, code in enumerate(codes):
+            x = round((gap + (i % cols) * (width_mm + gap)) * px)
+            y = round((gap + (i // cols) * (height_mm + gap)) * px)
+            buf = io.BytesIO()
+            sheet.crop((x, y, x + w, y + h)).save(buf, format="PNG", compress_level=1,
+                                                  dpi=(dpi, dpi))
+            self.png[code] = buf.getvalue()
 
 
 def _text_lines(text: str, width_mm: float, chars_per_mm: float = 2.3) -> int:
@@ -157,6 +170,11 @@ class BookRenderer:
                     + (TEMPLATES / "book" / "book.css").read_text(encoding="utf-8"))
         self.css = CSS(string=css_text, font_config=self.font_config,
                        url_fetcher=self.fetcher)
+        # the hyphenation patterns, parsed once (pyphen keeps them) rather than by each
+        # book, and before the build forks, so that both processes share them
+        import pyphen
+
+        pyphen.Pyphen(lang="en")
         # the diagrams' cards: 52 faces and a back, drawn once per build
         self.fetcher.rasterise([str(c) for c in full_deck()] + ["back"], 10, 14)
         self.pages = 0
@@ -164,12 +182,13 @@ class BookRenderer:
     def view(self, game_report) -> GameView:
         return Presenter(book_links()).game(game_report)
 
-    def _html(self, html: str):
-        """Lay the HTML out (once) and fill in its page references."""
+    def _html(self, html: str, fill: bool = True):
+        """Lay the HTML out (once) and, with ``fill``, fill in its page references."""
         doc = HTML(string=html, base_url=str(TEMPLATES), url_fetcher=self.fetcher).render(
             stylesheets=[self.css], font_config=self.font_config, cache=self.image_cache,
             pdf_tags=True)
-        fill_page_refs(doc)
+        if fill:
+            fill_page_refs(doc)
         return doc
 
     def _book(self, **kw: Any) -> dict[str, Any]:
@@ -212,19 +231,9 @@ class BookRenderer:
         return BookInfo(slug=g.slug, title=g.title, path=target, count=count,
                         pages=anchor_pages(doc))
 
-    def render_compendium(self, games: list[GameView], books: list["BookInfo"], intro: str,
-                          target: Path) -> int:
-        """Bind the six written rulebooks into one book behind a front matter (cover, one
-        contents for the whole book, the introduction to War and the comparison table).
-
-        The rulebooks are not laid out again: their PDFs become the book's parts (see
-        ``bind``), each keeping its own page numbers (the PDF's page labels say "War 3"),
-        and the front matter is numbered i, ii, iii. The contents prints, for every
-        section, the page of its part on which the heading landed in the rulebook.
-        """
-        from .bind import Part, bind
-
-        parts = [{"game": g, "pages": b.pages, "count": b.count} for g, b in zip(games, books)]
+    def front_html(self, games: list[GameView], intro: str) -> str:
+        """The compendium's front matter (cover, one contents for the whole book, the
+        introduction to War and the comparison table) as HTML."""
         book = self._book(
             title="The Book of War: classic War and five variants", heading="The Book of War",
             compendium=True,
@@ -235,10 +244,27 @@ class BookRenderer:
             cover_cards=[card_url("full-" + c) for c in ("AS", "KH", "QC", "JD")],
             intro=Markdown(lambda rid: None).block(intro),
         )
-        html = self.env.get_template("book/front.html.j2").render(book=book, games=games, parts=parts)
+        return self.env.get_template("book/front.html.j2").render(book=book, games=games)
+
+    def layout_front(self, html: str):
+        """Lay the front matter out; the page numbers of the parts' sections stay
+        placeholders until ``bind_compendium`` knows them, so this can run while the
+        rulebooks are still being written."""
+        return self._html(html, fill=False)
+
+    def bind_compendium(self, front, books: list["BookInfo"], target: Path) -> int:
+        """Bind the written rulebooks into one book behind the laid-out front matter.
+
+        The rulebooks are not laid out again: their PDFs become the book's parts (see
+        ``bind``), each keeping its own page numbers (the PDF's page labels say "War 3"),
+        and the front matter is numbered i, ii, iii. The contents prints, for every
+        section, the page of its part on which the heading landed in the rulebook.
+        """
+        from .bind import Part, bind
+
+        fill_page_refs(front, {a: p for b in books for a, p in b.pages.items()})
         front_path = target.with_name(f".{target.stem}-front.pdf")
         try:
-            front = self._html(html)
             front.write_pdf(str(front_path), pdf_tags=True)
             n = bind(front_path, [Part(b.title, b.path) for b in books], target)
         finally:
