@@ -76,6 +76,7 @@ def test_contents_page_numbers_are_right(built, slug):
     landed = {t: page + 1 for _, t, page in outline(r)}  # folio = page index + 1
     toc = r.pages[1].extract_text()
     assert toc.startswith("Contents")
+    assert re.search(r"^Quick reference\s+\d+\s*$", toc, re.M), "the contents runs over its page"
     # the leader dots are a drawn rule, not text: an entry reads "title page"
     entries = re.findall(r"^(.+?)\s+(\d+)\s*$", toc, re.M)
     assert len(entries) >= 10
