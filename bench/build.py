@@ -5,7 +5,8 @@
 Each measurement is the median of ``--runs`` runs, each from a clean state in a fresh
 process (so no cache or warm font configuration carries over). ``--full`` also times the
 whole ``warbook build`` (PDFs, component sheets, PNG exports and the website).
-Peak memory is the largest resident set of the measured processes.
+Peak memory is the largest resident set of the measured processes (the build forks: the
+largest of the parent and its children).
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ elif mode == "full":
     pages = 0
 else:
     t_pdf, pages = 0.0, 0
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+          resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
 print(json.dumps({{"check": t_check, "build": t_pdf, "pages": pages, "rss_mib": rss}}))
 """
 

@@ -265,6 +265,33 @@ def test_compendium_is_one_tagged_navigable_book(built, report):
                 assert page_ids[dests[name][0].objgen] == first[game.title]
 
 
+@pytest.mark.parametrize("slug", ["war", "battle"])
+def test_every_diagram_is_a_described_figure(built, report, slug):
+    """A step's table is one picture in the tag tree, whose alternative text says what
+    lies where, zone by zone."""
+    import pikepdf
+
+    game = report.content.game(slug)
+    alts = []
+
+    def walk(el):
+        if isinstance(el, pikepdf.Dictionary) and ("/S" in el or el.get("/Type") == "/StructTreeRoot"):
+            if el.get("/S") == "/Figure" and "/Alt" in el:
+                alts.append(str(el.Alt))
+            kids = el.get("/K")
+            for kid in kids if isinstance(kids, pikepdf.Array) else [kids]:
+                walk(kid)
+
+    with pikepdf.open(built / "pdf" / f"{slug}-rules.pdf") as pdf:
+        walk(pdf.Root.StructTreeRoot)
+    tables = [a for a in alts if a.startswith("The table")]
+    assert len(tables) >= sum(1 + len(e.steps) for e in game.examples)
+    first = tables[0]
+    zones = {"war": ["Deck:", "In play:"], "battle": ["Hand:", "Killed:"]}[slug]
+    assert all(z in first for z in zones), first
+    assert first.endswith(".") and "cards" in first
+
+
 def test_letter_paper(tmp_path):
     out = tmp_path / "out"
     proc = run_warbook("build", "--game", "war", "--paper", "letter", "--out", str(out))
