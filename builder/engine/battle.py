@@ -490,11 +490,14 @@ class BattleState(State):
 
     def table(self) -> list[Zone]:
         if self.num_players == 2:
+            # three rows: each player's deck, hand and discard pile on their own side, and
+            # between them the two play areas side by side (the cards being compared) with
+            # the killed pile in the middle
             layout = {
-                "p2": {"deck": (0, 0), "hand": (0, 1), "discard": (0, 2), "play": (1, 1)},
-                "p1": {"deck": (4, 0), "hand": (4, 1), "discard": (4, 2), "play": (3, 1)},
+                "p2": {"deck": (0, 0), "hand": (0, 1), "discard": (0, 2), "play": (1, 0)},
+                "p1": {"deck": (2, 0), "hand": (2, 1), "discard": (2, 2), "play": (1, 2)},
             }
-            killed_at = (2, 1)
+            killed_at = (1, 1)
         else:  # a cross: p1 near, p3 far, p2 on the left, p4 on the right
             layout = {
                 "p3": {"deck": (0, 1), "hand": (0, 2), "discard": (0, 3), "play": (1, 2)},
