@@ -14,6 +14,7 @@ from typing import Any
 
 import jinja2
 from weasyprint import CSS, HTML
+from weasyprint.formatting_structure import boxes
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 from weasyprint.text.fonts import FontConfiguration
 
@@ -21,6 +22,8 @@ from .. import __version__
 from ..engine.core import full_deck
 from . import cards as cardart
 from .fonts import font_face_css
+from .glyphs import PT, Run, Style, block
+from .stamp import Art, CardImages, Placed, stamp
 from .markup import Markdown, page_ref
 from .pagerefs import anchor_pages, fill_page_refs
 from .present import GameView, Links, Presenter
@@ -46,20 +49,25 @@ def book_links() -> Links:
 
 
 class CardFetcher(URLFetcher):
-    """Serves ``card:QD``, ``card:back`` (and ``card:back-b``) and the diagrams' pictures
-    (``diagram:N``) from memory; other URLs (the font files) as usual."""
+    """Serves ``card:QD``, ``card:back`` (and ``card:back-b``) from memory as SVG, and
+    ``diagram:blank``, the empty picture that stands for a diagram until ``stamp`` draws
+    it; other URLs (the font files) as usual. Keeps every diagram's drawing (``Art``) by
+    the number its picture carries."""
+
+    BLANK = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
 
     def __init__(self, four_colour: bool = False):
         super().__init__()
         self.four_colour = four_colour
-        self.png: dict[str, bytes] = {}
         self.cache: dict[str, bytes] = {}
-        self.diagrams: list[bytes] = []
+        self.images = CardImages()
+        self.art: list[Art] = []
 
-    def diagram_url(self, svg: str) -> str:
-        """Keep a diagram's SVG picture; returns the URL a template puts in ``<img src>``."""
-        self.diagrams.append(str(svg).encode("utf-8"))
-        return f"diagram:{len(self.diagrams) - 1}"
+    def diagram_id(self, g) -> int:
+        """Keep the drawing of a placed diagram (``present.Geometry``); returns the number
+        its picture carries (``data-diagram``)."""
+        self.art.append(diagram_art(g))
+        return len(self.art) - 1
 
     def svg(self, code: str) -> bytes:
         if code not in self.cache:
@@ -75,24 +83,19 @@ class CardFetcher(URLFetcher):
         return self.cache[code]
 
     def fetch(self, url: str, headers: Any = None):
-        if url.startswith("diagram:"):
-            return URLFetcherResponse(url, body=self.diagrams[int(url[8:])],
+        if url == "diagram:blank":
+            return URLFetcherResponse(url, body=self.BLANK,
                                       headers={"Content-Type": "image/svg+xml"})
         if url.startswith("card:"):
-            code = url[5:]
-            if code in self.png:
-                return URLFetcherResponse(url, body=self.png[code],
-                                          headers={"Content-Type": "image/png"})
-            return URLFetcherResponse(url, body=self.svg(code),
+            return URLFetcherResponse(url, body=self.svg(url[5:]),
                                       headers={"Content-Type": "image/svg+xml"})
         return super().fetch(url, headers)
 
     def rasterise(self, codes: list[str], width_mm: float, height_mm: float, dpi: int = 600) -> None:
-        """Draw the given cards once (from their SVG) at ``dpi`` and serve them as PNG from
-        now on. A rulebook shows the same 53 small cards some 2,500 times; WeasyPrint
-        redraws an SVG image at every use but embeds a PNG once and refers to it, so this
-        takes the drawing of the diagrams from about 17 ms a card to nothing. At 600 dpi
-        the 10 mm diagram cards print as sharp as the vector art."""
+        """Draw the given cards once (from their SVG) at ``dpi`` for the diagrams, which
+        show the same 53 small cards some 2,500 times: ``stamp`` writes each into a book
+        once and shows it wherever it lies. At 600 dpi the 10 mm diagram cards print as
+        sharp as the vector art."""
         import pypdfium2 as pdfium
 
         # all the cards on one sheet (one page costs WeasyPrint less than 53), a gap
@@ -119,10 +122,75 @@ class CardFetcher(URLFetcher):
         for i, code in enumerate(codes):
             x = round((gap + (i % cols) * (width_mm + gap)) * px)
             y = round((gap + (i // cols) * (height_mm + gap)) * px)
-            buf = io.BytesIO()
-            sheet.crop((x, y, x + w, y + h)).save(buf, format="PNG", compress_level=1,
-                                                  dpi=(dpi, dpi))
-            self.png[code] = buf.getvalue()
+            self.images.add(code, sheet.crop((x, y, x + w, y + h)))
+
+
+#: the diagrams' words, set as the print stylesheet set them when they were HTML boxes:
+#: Cabin in capitals, the owner bold on the label's first line, the place below it
+WORDS_INK = "#4a5a47"
+FELT, FELT_EDGE = "#eef3ec", "#c8d3c4"
+LABEL = Style("Cabin-Regular.otf", 4.9, line=4.9 * 1.1 * PT, tracking=0.02, upper=True, ink=WORDS_INK)
+OWNER = Style("Cabin-Bold.otf", 4.9, line=LABEL.line, tracking=0.02, upper=True, ink=WORDS_INK)
+FOOT = Style("Cabin-Regular.otf", 5.4, line=2.5, ink=WORDS_INK)
+EMPTY = Style("Cabin-Regular.otf", 5.5, line=6.0, ink="#7b8c77")
+#: a label's lines: the owner and two lines of the place's name
+LABEL_LINES = 3
+
+
+def diagram_runs(g) -> list[Run]:
+    """The words of a placed diagram (``present.Geometry``), set in lines.
+
+    Each place has its label above its cards (the owner in bold, then what the place is,
+    centred in the column and wrapped to it, three lines in all at most); below them how
+    many cards a pile holds and any note; in an empty place the word "empty"."""
+    runs: list[Run] = []
+    for p in g.zones:
+        z = p.zone
+        lines = 0
+        if z.owner:
+            owner = block(z.owner, OWNER, p.x, p.y, p.w, max_lines=1)
+            runs += owner
+            lines = len(owner)
+        runs += block(z.label, LABEL, p.x, p.y + lines * LABEL.line, p.w,
+                      max_lines=LABEL_LINES - lines)
+        show_count = z.count is not None and z.style == "pile" and (z.cards or not z.note)
+        words = []
+        if show_count:
+            words.append(f"{z.count} card{'s' if z.count != 1 else ''}")
+        if z.note:
+            words.append(z.note)
+        if words:
+            runs += block(" · ".join(words), FOOT, p.x, p.foot_top + 0.3, p.w,
+                          max_lines=max(1, int((p.foot_h - 0.3) // FOOT.line)))
+        elif not p.cards:
+            runs += block("empty", EMPTY, p.empty_x, p.body_top, g.card)
+    return runs
+
+
+def diagram_art(g) -> Art:
+    """A placed diagram (``present.Geometry``) as what ``stamp`` draws: the felt, the
+    cards where they lie, the outline of each empty place, and the words."""
+    art = Art(width=g.width, height=g.height, felt=FELT, edge=FELT_EDGE, runs=diagram_runs(g))
+    for p in g.zones:
+        for c, x, y in p.cards:
+            art.cards.append((c.code, x, y, g.card, g.card_h))
+        if not p.cards:
+            art.empties.append((p.empty_x, p.body_top, g.card, g.empty))
+    return art
+
+
+def diagram_placements(doc, fetcher: "CardFetcher") -> list[Placed]:
+    """Where each diagram's picture landed in a laid-out document, with its drawing."""
+    placed = []
+    for i, page in enumerate(doc.pages):
+        # placeholders too: a diagram beside its text is in an absolutely placed column
+        for box in page._page_box.descendants(placeholders=True):
+            element = getattr(box, "element", None)
+            if (isinstance(box, boxes.ReplacedBox) and element is not None
+                    and (n := element.get("data-diagram")) is not None):
+                placed.append(Placed(page=i, x=box.content_box_x(), y=box.content_box_y(),
+                                     art=fetcher.art[int(n)]))
+    return placed
 
 
 def _text_lines(text: str, width_mm: float, chars_per_mm: float = 2.3) -> int:
@@ -164,7 +232,7 @@ class BookRenderer:
         self.env.globals["page_ref"] = page_ref
         self.font_config = FontConfiguration()
         self.fetcher = CardFetcher(four_colour)
-        self.env.globals["svg_url"] = self.fetcher.diagram_url
+        self.env.globals["diagram_id"] = self.fetcher.diagram_id
         self.image_cache: dict = {}
         css_text = (font_face_css() + "\n" + f"@page {{ size: {PAPER[paper]}; }}\n"
                     + (TEMPLATES / "book" / "book.css").read_text(encoding="utf-8"))
@@ -219,7 +287,12 @@ class BookRenderer:
         return doc
 
     def write(self, doc, target: Path) -> int:
-        doc.write_pdf(str(target), pdf_tags=True)
+        """Write a laid-out document, its diagrams' words drawn over their pictures."""
+        placed = diagram_placements(doc, self.fetcher)
+        if placed:
+            stamp(doc.write_pdf(pdf_tags=True), placed, self.fetcher.images, target)
+        else:
+            doc.write_pdf(str(target), pdf_tags=True)
         self.pages += len(doc.pages)
         return len(doc.pages)
 

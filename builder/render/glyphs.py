@@ -1,0 +1,239 @@
+"""Small type set by warbook itself: the diagrams' words, from the Cabin font files.
+
+A print diagram carries some ten words (whose place this is, what it is, how many cards it
+holds). As HTML boxes over the picture they cost WeasyPrint a layout and a text run each,
+some 4,800 of them in the six rulebooks: more than a third of the books' build time. So the
+words are set here instead, with the font's own advance widths and its GPOS kerning pairs
+(as HarfBuzz applies them), into ``Run``s (one positioned line each, in the diagram's
+millimetres); ``stamp.py`` writes them into the PDF as real text in a Type 3 font made from
+the same glyph outlines.
+
+Nothing here knows about PDF beyond a glyph's outline as path operators.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from fontTools.pens.basePen import BasePen
+from fontTools.pens.boundsPen import BoundsPen
+from fontTools.ttLib import TTFont
+
+from .fonts import find
+
+PT = 25.4 / 72  # one point in millimetres
+
+
+class _PdfPen(BasePen):
+    """A glyph outline as PDF path operators, in font units (quadratic curves, as in
+    TrueType outlines, become cubic ones)."""
+
+    def __init__(self, glyphset):
+        super().__init__(glyphset)
+        self.ops: list[str] = []
+
+    def _moveTo(self, p):
+        self.ops.append(f"{p[0]:g} {p[1]:g} m")
+
+    def _lineTo(self, p):
+        self.ops.append(f"{p[0]:g} {p[1]:g} l")
+
+    def _curveToOne(self, p1, p2, p3):
+        self.ops.append(" ".join(f"{v:g}" for v in (*p1, *p2, *p3)) + " c")
+
+    def _closePath(self):
+        self.ops.append("h")
+
+
+class Face:
+    """One font file's glyph outlines, advances and kerning pairs."""
+
+    def __init__(self, path: Path):
+        font = TTFont(str(path))
+        self.file = path.name
+        self.upm = font["head"].unitsPerEm
+        self.cmap = font.getBestCmap()
+        self.advances = {name: adv for name, (adv, _) in font["hmtx"].metrics.items()}
+        self._kern_lookups = _gpos_kerning(font)
+        self._kern_cache: dict[tuple[str, str], int] = {}
+        hhea = font["hhea"]
+        self.ascent = hhea.ascent / self.upm
+        self.descent = -hhea.descent / self.upm
+        head = font["head"]
+        self.bbox = (head.xMin, head.yMin, head.xMax, head.yMax)
+        os2 = font["OS/2"]
+        self.cap_height = getattr(os2, "sCapHeight", 0) or int(0.7 * self.upm)
+        self.weight = os2.usWeightClass
+        self.family = font["name"].getDebugName(1) or "Cabin"
+        self.postscript_name = font["name"].getDebugName(6) or path.stem
+        self._glyphs = font.getGlyphSet()
+
+    def glyph(self, ch: str) -> str:
+        return self.cmap.get(ord(ch), ".notdef")
+
+    def names(self, text: str) -> list[str]:
+        return [self.glyph(ch) for ch in text]
+
+    def width(self, text: str, size: float, tracking: float = 0.0) -> float:
+        """The advance of ``text`` set at ``size`` (any unit), with ``tracking`` (in em)
+        between letters, as CSS letter-spacing sets it."""
+        names = self.names(text)
+        units = sum(self.advances.get(n, 0) for n in names)
+        units += sum(self.kern(a, b) for a, b in zip(names, names[1:]))
+        return units * size / self.upm + tracking * size * max(0, len(names) - 1)
+
+    def pairs(self, text: str) -> list[int]:
+        """The kerning (font units) after each letter of ``text`` but the last."""
+        names = self.names(text)
+        return [self.kern(a, b) for a, b in zip(names, names[1:])]
+
+    def kern(self, left: str, right: str) -> int:
+        """The kerning between two glyphs (font units), as HarfBuzz applies the font's
+        GPOS 'kern' feature: in each of its pair lookups the first subtable that has the
+        pair gives its adjustment, and the lookups' adjustments add up."""
+        key = (left, right)
+        if key not in self._kern_cache:
+            total = 0
+            for subtables in self._kern_lookups:
+                for st in subtables:
+                    value = _pair_value(st, left, right)
+                    if value is not None:
+                        total += value
+                        break
+            self._kern_cache[key] = total
+        return self._kern_cache[key]
+
+    def outline(self, name: str) -> str:
+        """The glyph as PDF path operators in font units, filled (empty for a space)."""
+        pen = _PdfPen(self._glyphs)
+        self._glyphs[name].draw(pen)
+        return "\n".join(pen.ops + ["f"]) if pen.ops else ""
+
+    def glyph_bbox(self, name: str) -> tuple[int, int, int, int]:
+        pen = BoundsPen(self._glyphs)
+        self._glyphs[name].draw(pen)
+        if pen.bounds is None:
+            return (0, 0, 0, 0)
+        return tuple(round(v) for v in pen.bounds)  # type: ignore[return-value]
+
+
+def _gpos_kerning(font: TTFont) -> list[list]:
+    """The pair-positioning subtables of the font's 'kern' feature, lookup by lookup."""
+    if "GPOS" not in font:
+        return []
+    gpos = font["GPOS"].table
+    indices: list[int] = []
+    for record in gpos.FeatureList.FeatureRecord:
+        if record.FeatureTag == "kern":
+            indices += [i for i in record.Feature.LookupListIndex if i not in indices]
+    lookups = []
+    for i in sorted(indices):
+        lookup = gpos.LookupList.Lookup[i]
+        subtables = []
+        for st in lookup.SubTable:
+            if lookup.LookupType == 9:  # an extension: the real subtable is inside
+                st = st.ExtSubTable
+            if st.LookupType == 2:
+                subtables.append(st)
+        lookups.append(subtables)
+    return lookups
+
+
+def _pair_value(st, left: str, right: str) -> int | None:
+    """A PairPos subtable's horizontal adjustment after ``left`` when ``right`` follows,
+    or None when the subtable does not cover the pair."""
+    if left not in st.Coverage.glyphs:
+        return None
+    if st.Format == 1:
+        pairs = st.PairSet[st.Coverage.glyphs.index(left)].PairValueRecord
+        for record in pairs:
+            if record.SecondGlyph == right:
+                return getattr(record.Value1, "XAdvance", 0) or 0
+        return None
+    c1 = st.ClassDef1.classDefs.get(left, 0)
+    c2 = st.ClassDef2.classDefs.get(right, 0)
+    return getattr(st.Class1Record[c1].Class2Record[c2].Value1, "XAdvance", 0) or 0
+
+
+@lru_cache(maxsize=None)
+def face(file_name: str) -> Face:
+    return Face(find(file_name))
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a run of small type is set: the font file, the size in points, the line height
+    in mm, the tracking in em, capitals or as written, and the ink (#rrggbb)."""
+
+    file: str
+    size_pt: float
+    line: float
+    tracking: float = 0.0
+    upper: bool = False
+    ink: str = "#000000"
+
+    @property
+    def size(self) -> float:
+        return self.size_pt * PT
+
+    @property
+    def face(self) -> Face:
+        return face(self.file)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One line of type placed in a diagram: its left end at ``x`` and its baseline at
+    ``baseline`` (mm from the diagram's top left corner, y downwards), ``size`` in mm."""
+
+    style: Style
+    text: str
+    x: float
+    baseline: float
+    size: float
+
+
+def wrap(text: str, style: Style, width: float) -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` (mm), greedily at spaces, as a
+    browser would; a forced line break stays one. A single word wider than the line stays
+    whole on its own line (``block`` sets it smaller)."""
+    if style.upper:
+        text = text.upper()
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split():
+            trial = f"{line} {word}" if line else word
+            if line and style.face.width(trial, style.size, style.tracking) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+    return lines
+
+
+def block(text: str, style: Style, x: float, top: float, width: float,
+          max_lines: int | None = None) -> list[Run]:
+    """``text`` centred in a column ``width`` wide from ``x``, its first line box at
+    ``top``, as CSS sets a centred block (the half-leading above the ascent), at most
+    ``max_lines`` lines. A line too long for the column is set smaller to fit it rather
+    than cut."""
+    lines = wrap(text, style, width)
+    if max_lines is not None:
+        lines = lines[:max_lines]
+    f = style.face
+    runs = []
+    for i, line in enumerate(lines):
+        if not line:
+            continue
+        size = style.size
+        w = f.width(line, size, style.tracking)
+        if w > width:
+            size, w = size * width / w, width
+        content = (f.ascent + f.descent) * size
+        baseline = top + i * style.line + (style.line - content) / 2 + f.ascent * size
+        runs.append(Run(style, line, x + (width - w) / 2, baseline, size))
+    return runs
