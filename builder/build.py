@@ -111,50 +111,61 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
     return 0
 
 
+def book_cost(gr) -> int:
+    """A rulebook's cost to lay out, as a rank: its worked examples' steps (each a diagram
+    and a few paragraphs) dominate; the rules add about as much as a dozen steps."""
+    return 12 + sum(1 + len(r.steps) for r in gr.replays)
+
+
 def render_pdfs(report: Report, games: list, pdf_dir: Path, *, paper: str = "a4",
                 four_colour: bool = False, compendium: bool = True, say=print,
                 children: list | None = None) -> int:
     """Write ``<slug>-rules.pdf`` for each game and, with ``compendium``, bind
     ``compendium.pdf`` from them. Returns the number of pages written.
 
-    The rulebooks are shared between this process and one forked child, each laying out
-    and writing its own books, so both cores work; they are split by the length of their
-    HTML, which is close to proportional to the time WeasyPrint takes over them."""
+    The rulebooks are shared between this process and one forked child, so both cores
+    work: each takes the next book from one queue, the costliest first, writes its HTML,
+    lays it out and writes it, until none is left; so both finish within a book of each
+    other whatever the books cost. This process first lays out the compendium's front
+    matter (its page numbers are filled in when the parts are bound)."""
+    import multiprocessing
+
     from .render.pdf import BookRenderer
 
     books = BookRenderer(paper=paper, four_colour=four_colour)
-    jobs = [books.book_html(gr) for gr in games]
-    views = [g for g, _ in jobs]
-    front_html = books.front_html(views, report.content.intro) if compendium else ""
-    # this process also lays out the front matter: count it on its side
-    ours: list = []
-    theirs: list = []
-    load = {"ours": len(front_html), "theirs": 0}
-    for job in sorted(jobs, key=lambda j: -len(j[1])):  # longest first, to the lighter side
-        side = "ours" if load["ours"] <= load["theirs"] else "theirs"
-        (ours if side == "ours" else theirs).append(job)
-        load[side] += len(job[1])
+    order = sorted(games, key=lambda gr: -book_cost(gr))
+    next_book = multiprocessing.get_context("fork").Value("i", 0)
 
-    def write(batch: list) -> list:
+    def take():
+        with next_book.get_lock():
+            i = next_book.value
+            next_book.value += 1
+        return order[i] if i < len(order) else None
+
+    def write() -> list:
         infos = []
-        for g, html in batch:
+        while (gr := take()) is not None:
+            g, html = books.book_html(gr)
             info = books.write_book(g, html, pdf_dir / f"{g.slug}-rules.pdf")
             say(f"wrote pdf/{info.path.name} ({info.count} pages)")
             infos.append(info)
         return infos
 
-    child = Forked("rulebooks", lambda: write(theirs)) if theirs else None
+    child = Forked("rulebooks", write) if len(order) > 1 else None
     if child is not None and children is not None:
         children.append(child)
+    front = None
     try:
-        infos = write(ours)
-        front = books.layout_front(front_html) if compendium else None
+        if compendium:
+            views = [books.view(gr) for gr in games]
+            front = books.layout_front(books.front_html(views, report.content.intro))
+        infos = write()
         infos += child.join() if child is not None else []
     finally:
         if child is not None:
             child.kill()
     by_slug = {i.slug: i for i in infos}
-    infos = [by_slug[g.slug] for g in views]
+    infos = [by_slug[gr.game.slug] for gr in games]
     pages = sum(i.count for i in infos)
     if front is not None:
         n = books.bind_compendium(front, infos, pdf_dir / "compendium.pdf")

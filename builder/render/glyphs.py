@@ -51,7 +51,8 @@ class Face:
     """One font file's glyph outlines, advances and kerning pairs."""
 
     def __init__(self, path: Path):
-        font = TTFont(str(path))
+        # lazily: only the tables and kerning subtables the words touch are decompiled
+        font = TTFont(str(path), lazy=True)
         self.file = path.name
         self.upm = font["head"].unitsPerEm
         self.cmap = font.getBestCmap()
