@@ -87,7 +87,7 @@ def test_a_word_too_long_for_its_column_is_set_smaller_not_cut():
 
 def test_stamp_draws_the_diagram_where_its_picture_landed(tmp_path):
     fetcher = CardFetcher()
-    fetcher.rasterise(["AS"], 10, 14)
+    fetcher.draw_cards(["AS"], 10, 14)
     art = Art(width=40, height=30, felt=FELT, edge="#c8d3c4")
     art.cards.append(("AS", 5, 12, 10, 14))
     art.empties.append((24, 12, 10, 6))
@@ -102,7 +102,7 @@ def test_stamp_draws_the_diagram_where_its_picture_landed(tmp_path):
     assert [(p.page, round(p.x / 96 * 25.4, 3), round(p.y / 96 * 25.4, 3)) for p in placed] \
         == [(0, 30.0, 40.0)]
     target = tmp_path / "one.pdf"
-    stamp(doc.write_pdf(pdf_tags=True), placed, fetcher.images, target)
+    stamp(doc.write_pdf(pdf_tags=True), placed, fetcher.cards, target)
 
     # the words are text, at their places: x from the left, y up from the page's foot
     seen = {}
@@ -119,6 +119,9 @@ def test_stamp_draws_the_diagram_where_its_picture_landed(tmp_path):
         assert x == pytest.approx((30 + run.x) * MM, abs=0.01), run.text
         assert y == pytest.approx(height - (40 + run.baseline) * MM, abs=0.01), run.text
     assert "Before." in page.extract_text()
+    # the card is the vector art, copied in as a form, not a picture of it
+    card = page["/Resources"]["/XObject"]["/WarbookCardAS"].get_object()
+    assert card["/Subtype"] == "/Form"
 
     # and the picture: page white outside, felt inside, the card where it was put
     dpi = 100
@@ -145,13 +148,13 @@ def test_stamp_draws_the_diagram_where_its_picture_landed(tmp_path):
 def test_the_words_stay_out_of_the_tag_tree(tmp_path):
     """Drawn as an artifact: the figure's alternative text already says them."""
     fetcher = CardFetcher()
-    fetcher.rasterise(["AS"], 10, 14)
+    fetcher.draw_cards(["AS"], 10, 14)
     art = Art(width=20, height=10, felt=FELT, edge="#c8d3c4", runs=block("North", OWNER, 0, 0, 20))
     fetcher.art.append(art)
     doc = HTML(string='<html lang="en"><img src="diagram:blank" data-diagram="0" alt="The table."'
                       ' style="width: 20mm; height: 10mm">', url_fetcher=fetcher).render(pdf_tags=True)
     out = tmp_path / "t.pdf"
-    stamp(doc.write_pdf(pdf_tags=True), diagram_placements(doc, fetcher), fetcher.images, out)
+    stamp(doc.write_pdf(pdf_tags=True), diagram_placements(doc, fetcher), fetcher.cards, out)
     import pikepdf
 
     with pikepdf.open(out) as pdf:

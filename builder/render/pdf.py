@@ -1,7 +1,11 @@
 """Stage 3a: the PDF rulebooks and the compendium, through Jinja templates and WeasyPrint.
 
-One process, one shared FontConfiguration and one image cache for every book: card images
-are served from memory under ``card:`` URLs, so each SVG is parsed once per build.
+One renderer, one shared FontConfiguration and one image cache for every book: card art is
+served from memory under ``card:`` URLs. WeasyPrint lays out and writes each book with
+every worked example's diagram as an empty, described picture; ``stamp`` then draws the
+diagrams (felt, cards, words) into the written PDF where those pictures landed. This
+module says what each diagram shows (``diagram_art``, ``diagram_runs``) and where it
+landed (``diagram_placements``).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from ..engine.core import full_deck
 from . import cards as cardart
 from .fonts import font_face_css
 from .glyphs import PT, Run, Style, block
-from .stamp import Art, CardImages, Placed, stamp
+from .stamp import Art, CardForms, Placed, stamp
 from .markup import Markdown, page_ref
 from .pagerefs import anchor_pages, fill_page_refs
 from .present import GameView, Links, Presenter
@@ -60,7 +64,7 @@ class CardFetcher(URLFetcher):
         super().__init__()
         self.four_colour = four_colour
         self.cache: dict[str, bytes] = {}
-        self.images = CardImages()
+        self.cards: CardForms | None = None
         self.art: list[Art] = []
 
     def diagram_id(self, g) -> int:
@@ -91,38 +95,16 @@ class CardFetcher(URLFetcher):
                                       headers={"Content-Type": "image/svg+xml"})
         return super().fetch(url, headers)
 
-    def rasterise(self, codes: list[str], width_mm: float, height_mm: float, dpi: int = 600) -> None:
-        """Draw the given cards once (from their SVG) at ``dpi`` for the diagrams, which
-        show the same 53 small cards some 2,500 times: ``stamp`` writes each into a book
-        once and shows it wherever it lies. At 600 dpi the 10 mm diagram cards print as
-        sharp as the vector art."""
-        import pypdfium2 as pdfium
-
-        # all the cards on one sheet (one page costs WeasyPrint less than 53), a gap
-        # between them so that no card's edge runs into its neighbour's pixels
-        cols, gap = 10, 2.0
-        rows = -(-len(codes) // cols)
-        cells = "".join(
-            f'<img src="card:{c}" style="left: {gap + (i % cols) * (width_mm + gap)}mm;'
-            f' top: {gap + (i // cols) * (height_mm + gap)}mm">' for i, c in enumerate(codes))
-        sheet_w = gap + cols * (width_mm + gap)
-        sheet_h = gap + rows * (height_mm + gap)
-        html = (f"<style>@page {{ size: {sheet_w}mm {sheet_h}mm; margin: 0 }} body {{ margin: 0 }}"
-                f" img {{ position: absolute; width: {width_mm}mm; height: {height_mm}mm }}"
-                f"</style>{cells}")
-        pdf = HTML(string=html, url_fetcher=self).write_pdf()
-        doc = pdfium.PdfDocument(pdf)
-        try:
-            # transparent around the rounded corners, so the felt shows through
-            sheet = doc[0].render(scale=dpi / 72, fill_color=(255, 255, 255, 0)).to_pil()
-        finally:
-            doc.close()
-        px = dpi / 25.4
-        w, h = round(width_mm * px), round(height_mm * px)
-        for i, code in enumerate(codes):
-            x = round((gap + (i % cols) * (width_mm + gap)) * px)
-            y = round((gap + (i // cols) * (height_mm + gap)) * px)
-            self.images.add(code, sheet.crop((x, y, x + w, y + h)))
+    def draw_cards(self, codes: list[str], width_mm: float, height_mm: float) -> None:
+        """Draw the given cards once, from their SVG art, one to a page, for the diagrams,
+        which show the same 53 small cards some 2,500 times: ``stamp`` copies each card's
+        page into a book once, as a vector picture (a form), and shows it wherever the
+        card lies."""
+        pages = "".join(f'<img src="card:{c}" alt="">' for c in codes)
+        html = (f'<html lang="en"><style>@page {{ size: {width_mm}mm {height_mm}mm; margin: 0 }}'
+                f" body {{ margin: 0 }} img {{ display: block; width: {width_mm}mm;"
+                f" height: {height_mm}mm }} img + img {{ break-before: page }}</style>{pages}")
+        self.cards = CardForms(HTML(string=html, url_fetcher=self).write_pdf(), codes)
 
 
 #: the diagrams' words, set as the print stylesheet set them when they were HTML boxes:
@@ -244,7 +226,7 @@ class BookRenderer:
 
         pyphen.Pyphen(lang="en")
         # the diagrams' cards: 52 faces and a back, drawn once per build
-        self.fetcher.rasterise([str(c) for c in full_deck()] + ["back"], 10, 14)
+        self.fetcher.draw_cards([str(c) for c in full_deck()] + ["back"], 10, 14)
         self.pages = 0
 
     def view(self, game_report) -> GameView:
@@ -290,7 +272,7 @@ class BookRenderer:
         """Write a laid-out document, its diagrams' words drawn over their pictures."""
         placed = diagram_placements(doc, self.fetcher)
         if placed:
-            stamp(doc.write_pdf(pdf_tags=True), placed, self.fetcher.images, target)
+            stamp(doc.write_pdf(pdf_tags=True), placed, self.fetcher.cards, target)
         else:
             doc.write_pdf(str(target), pdf_tags=True)
         self.pages += len(doc.pages)

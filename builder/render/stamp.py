@@ -6,8 +6,8 @@ described figure for every step). This module then draws the diagrams themselves
 written PDF, with pikepdf, at the places WeasyPrint gave those pictures:
 
 - the felt (a rounded rectangle), the dashed outline of each empty place;
-- the cards: one image per card, made once per build (``CardImages``) and written once per
-  book, however many times it is shown;
+- the cards: vector pictures drawn once per build from the card art, one page each
+  (``CardForms``), copied into a book once as a form and shown wherever they lie;
 - the words (whose place, what it is, how many cards it holds), set by ``glyphs.py``, as
   real text in a Type 3 font per Cabin weight built from Cabin's own glyph outlines (only
   the letters the book uses), with a ToUnicode map so they can be found and copied.
@@ -21,7 +21,6 @@ card, and every card image encoded again in every book).
 from __future__ import annotations
 
 import io
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,37 +61,17 @@ class Placed:
     art: Art
 
 
-@dataclass
-class CardImage:
-    width: int
-    height: int
-    rgb: bytes  # zlib-compressed 8-bit RGB samples
-    alpha: bytes  # zlib-compressed 8-bit opacity
+class CardForms:
+    """The diagrams' cards: a PDF with one card to a page (drawn once per build from the
+    card art), each page copied into a book as a form, a vector picture, the first time
+    the book shows that card."""
 
+    def __init__(self, pdf_bytes: bytes, codes: list[str]):
+        self.data = pdf_bytes
+        self.page = {code: i for i, code in enumerate(codes)}
 
-class CardImages:
-    """The diagrams' card pictures, compressed once per build from RGBA images."""
-
-    def __init__(self):
-        self.images: dict[str, CardImage] = {}
-
-    def add(self, code: str, rgba) -> None:
-        self.images[code] = CardImage(
-            rgba.width, rgba.height, zlib.compress(rgba.convert("RGB").tobytes(), 6),
-            zlib.compress(rgba.getchannel("A").tobytes(), 6))
-
-    def xobject(self, pdf: pikepdf.Pdf, code: str) -> pikepdf.Object:
-        im = self.images[code]
-        mask = pikepdf.Stream(pdf, im.alpha)
-        mask.stream_dict = Dictionary(Type=Name.XObject, Subtype=Name.Image, Width=im.width,
-                                      Height=im.height, ColorSpace=Name.DeviceGray,
-                                      BitsPerComponent=8, Filter=Name.FlateDecode)
-        image = pikepdf.Stream(pdf, im.rgb)
-        image.stream_dict = Dictionary(Type=Name.XObject, Subtype=Name.Image, Width=im.width,
-                                       Height=im.height, ColorSpace=Name.DeviceRGB,
-                                       BitsPerComponent=8, Filter=Name.FlateDecode,
-                                       Interpolate=True, SMask=pdf.make_indirect(mask))
-        return pdf.make_indirect(image)
+    def open(self) -> pikepdf.Pdf:
+        return pikepdf.open(io.BytesIO(self.data))
 
 
 class _Type3:
@@ -181,15 +160,23 @@ def _rounded(x: float, y: float, w: float, h: float, r: float) -> str:
 class _Writer:
     """The drawing of one book's diagrams: its fonts and card images, page by page."""
 
-    def __init__(self, pdf: pikepdf.Pdf, cards: CardImages):
+    def __init__(self, pdf: pikepdf.Pdf, cards: CardForms):
         self.pdf = pdf
         self.cards = cards
+        self._cards_pdf: pikepdf.Pdf | None = None
         self.fonts: dict[str, _Type3] = {}
         self.card_objects: dict[str, pikepdf.Object] = {}
+        self.card_sizes: dict[str, tuple[float, float]] = {}
 
     def card(self, code: str) -> str:
+        """The resource name of a card's form, copied into the book on first use."""
         if code not in self.card_objects:
-            self.card_objects[code] = self.cards.xobject(self.pdf, code)
+            if self._cards_pdf is None:
+                self._cards_pdf = self.cards.open()
+            page = self._cards_pdf.pages[self.cards.page[code]]
+            x0, y0, x1, y1 = (float(v) for v in page.MediaBox)
+            self.card_sizes[code] = (x1 - x0, y1 - y0)
+            self.card_objects[code] = self.pdf.copy_foreign(page.as_form_xobject())
         return "WarbookCard" + code
 
     def font(self, run: Run) -> _Type3:
@@ -207,8 +194,10 @@ class _Writer:
         for code, x, y, w, h in art.cards:
             name = self.card(code)
             cards_used.add(name)
-            # an image fills the unit square upwards: flip it back into the y-down frame
-            ops.append(f"q {w:.3f} 0 0 {-h:.3f} {x:.3f} {y + h:.3f} cm /{name} Do Q")
+            # the form is in points, upwards: scale it to the place and flip it back into
+            # the y-down frame
+            fw, fh = self.card_sizes[code]
+            ops.append(f"q {w / fw:.6f} 0 0 {-h / fh:.6f} {x:.3f} {y + h:.3f} cm /{name} Do Q")
         if art.empties:
             ops.append(f"{_rgb(art.empty_ink)} RG [0.7 0.45] 0 d")
             for x, y, w, h in art.empties:
@@ -255,7 +244,7 @@ class _Writer:
         return "[" + " ".join(parts) + "] TJ"
 
 
-def stamp(pdf_bytes: bytes, placed: list[Placed], cards: CardImages, target: Path) -> None:
+def stamp(pdf_bytes: bytes, placed: list[Placed], cards: CardForms, target: Path) -> None:
     """Write ``pdf_bytes`` (a WeasyPrint PDF) to ``target`` with every diagram drawn over
     its (empty) picture."""
     pdf = pikepdf.open(io.BytesIO(pdf_bytes))
