@@ -16,7 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import re
+
 import jinja2
+from markupsafe import Markup
 from weasyprint import CSS, HTML
 from weasyprint.formatting_structure import boxes
 from weasyprint.urls import URLFetcher, URLFetcherResponse
@@ -26,7 +29,7 @@ from .. import __version__
 from ..engine.core import full_deck
 from . import cards as cardart
 from .fonts import font_face_css
-from .glyphs import PT, Run, Style, block
+from .glyphs import PT, Run, Style, block, wrap
 from .stamp import Art, CardForms, Placed, stamp
 from .markup import Markdown, page_ref
 from .pagerefs import anchor_pages, fill_page_refs
@@ -175,32 +178,87 @@ def diagram_placements(doc, fetcher: "CardFetcher") -> list[Placed]:
     return placed
 
 
-def _text_lines(text: str, width_mm: float, chars_per_mm: float = 2.3) -> int:
-    per_line = max(10, int(width_mm * chars_per_mm))
-    return sum(max(1, -(-len(para) // per_line)) for para in text.split("\n") if para.strip())
+#: the step texts' type, for estimating heights (see book.css): the text face at 10.6 pt
+#: on 1.38 lines, the comment in its italic, the state lines in Cabin at 7.8 pt on 1.3
+BODY = Style("EBGaramond12-Regular.otf", 10.6, line=10.6 * 1.38 * PT)
+COMMENT = Style("EBGaramond12-Italic.otf", 10.6, line=10.6 * 1.38 * PT)
+STATE = Style("Cabin-Regular.otf", 7.8, line=7.8 * 1.3 * PT)
 
 
-def _step_height(diagram, text: str, state_lines: int, text_width: float, max_cols: int) -> float:
+def _paras(html) -> list[str]:
+    """The paragraphs of rendered HTML (or plain text) as plain text."""
+    parts = re.split(r"</p>|<br\s*/?>|\n", str(html or ""))
+    return [t for t in (Markup(p).striptags() for p in parts) if t]
+
+
+def _height(paras: list[str], style: Style, width: float, gap: float = 1.6) -> float:
+    """How tall ``paras`` set in ``style`` in a column ``width`` mm wide are, in mm: their
+    lines as the font's widths break them (justified, hyphenated text sometimes needs a
+    line less)."""
+    lines = sum(len(wrap(p, style, width)) for p in paras)
+    return lines * style.line + gap * max(0, len(paras) - 1)
+
+
+def _diagram(diagram, text_width: float, max_cols: int) -> tuple[float, float, bool]:
+    """A step diagram's width and height in print (mm), and whether it stands beside the
+    text (as _game.html.j2 decides)."""
     geos = [b.geometry() for b in diagram.bands(max_cols)]
     dw = max((g.width for g in geos), default=0)
     dh = sum(g.height for g in geos) + 1.5 * max(0, len(geos) - 1)
-    side = len(geos) == 1 and dw <= text_width * 0.62
+    return dw, dh, len(geos) == 1 and dw <= text_width * 0.62
+
+
+def _state_height(lines, width: float) -> float:
+    return _height([f"{who}: {text}" for who, text in lines], STATE, width, gap=0)
+
+
+def _step_text(step, col: float, with_comment: bool) -> float:
+    h = 4.5 + _height([" ".join(step.narration)], BODY, col) + _state_height(step.state, col)
+    if step.decided:
+        h += 4
+    if with_comment and step.comment:
+        h += 1.5 + _height(_paras(step.comment), COMMENT, col)
+    return h
+
+
+def comment_below(step, text_width: float, max_cols: int = 14) -> bool:
+    """Whether a step's commentary goes below its diagram and text rather than with them:
+    when in the column beside the diagram it would run well past the diagram's foot, or
+    when the text is under the diagram anyway.
+
+    A step is kept whole on a page, so a long comment in the column made a step taller
+    than the space left on many pages and left that space empty. Below, across the page,
+    the comment may go on over the page (two lines at least on each side), while the
+    diagram, what happened and what each player has stay together."""
+    if not step.comment:
+        return False
+    dw, dh, side = _diagram(step.diagram, text_width, max_cols)
+    if not side:
+        return True
+    return _step_text(step, text_width - dw - 4, with_comment=True) > dh + 12
+
+
+def _step_height(step, text_width: float, max_cols: int) -> float:
+    dw, dh, side = _diagram(step.diagram, text_width, max_cols)
+    below = comment_below(step, text_width, max_cols)
     col = text_width - dw - 4 if side else text_width
-    th = 4 + _text_lines(text, col) * 4.7 + state_lines * 3.4
-    return (max(dh, th) if side else dh + 2 + th) + 4
+    text = _step_text(step, col, with_comment=not below)
+    h = (max(dh, text) if side else dh + 1.5 + text) + 4
+    if below:
+        h += 1.5 + _height(_paras(step.comment), COMMENT, text_width)
+    return h
 
 
 def example_height(e, text_width: float, max_cols: int = 14) -> float:
-    """A generous estimate (mm) of an example's height in print, so that only an example
-    that fits on one page is kept from breaking across pages."""
-    from .markup import plain
-
-    h = 12 + _text_lines(plain(str(e.intro)) + " " + " ".join(l for _, l in e.rules), text_width) * 4.7
-    h += _step_height(e.setup, "Setup", len(e.setup_state), text_width, max_cols)
-    for s in e.steps:
-        text = " ".join(s.narration) + "\n" + plain(str(s.comment))
-        h += _step_height(s.diagram, text, len(s.state), text_width, max_cols)
-    return h
+    """An estimate (mm) of an example's height in print, so that only an example that fits
+    on one page is kept from breaking across pages (within a few per cent of the laid-out
+    height: tests/test_book_layout.py measures it)."""
+    h = 14 + _height(_paras(e.intro) + [" ".join(l for _, l in e.rules)], BODY, text_width)
+    dw, dh, side = _diagram(e.setup, text_width, max_cols)
+    setup = 4.5 + _state_height(e.setup_state, text_width - dw - 4 if side else text_width)
+    h += (max(dh, setup) if side else dh + 1.5 + setup) + 4
+    return h + sum(_step_height(s, text_width, max_cols) for s in e.steps) + _height(
+        _paras(e.outro), BODY, text_width)
 
 
 class BookRenderer:
@@ -211,6 +269,7 @@ class BookRenderer:
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
             extensions=["jinja2.ext.do"])
         self.env.globals["example_height"] = example_height
+        self.env.globals["comment_below"] = comment_below
         self.env.globals["page_ref"] = page_ref
         self.font_config = FontConfiguration()
         self.fetcher = CardFetcher(four_colour)
