@@ -85,6 +85,23 @@ def test_a_word_too_long_for_its_column_is_set_smaller_not_cut():
     assert wrap("two\nlines", Style("Cabin-Regular.otf", 5, line=2), 100) == ["two", "lines"]
 
 
+def test_a_label_too_long_for_its_lines_is_set_smaller_then_marked_cut():
+    text = "Hand (clubs, seen by its owner)"
+    assert len(wrap(text, LABEL, 14.0)) == 3
+    runs = block(text, LABEL, 0, 0, 14.0, max_lines=2)
+    assert [r.text for r in runs] == ["HAND (CLUBS, SEEN", "BY ITS OWNER)"]
+    assert all(LABEL.size * 0.75 <= r.size < LABEL.size for r in runs)
+    assert runs[1].baseline - runs[0].baseline < LABEL.line  # closer lines, as smaller type
+    # where even three quarters of the size will not do, the last line says it goes on
+    runs = block(text, LABEL, 0, 0, 8.0, max_lines=2)
+    assert len(runs) == 2 and runs[-1].text.endswith("\u2026")
+    assert all(r.size == pytest.approx(LABEL.size * 0.75) for r in runs)
+
+
+def test_no_word_of_the_shipped_diagrams_is_cut(shipped_words):
+    assert not [t for _, t in shipped_words if t.endswith("\u2026")]
+
+
 def test_stamp_draws_the_diagram_where_its_picture_landed(tmp_path):
     fetcher = CardFetcher()
     fetcher.draw_cards(["AS"], 10, 14)

@@ -292,23 +292,26 @@ class UltimateState(State):
         return v
 
     def table(self) -> list[Zone]:
+        """Three rows: Player 2's played card, hand and winnings; the prize pile, the pot
+        and the tied cards; Player 1's played card, hand and winnings. (Played cards in
+        rows of their own made every diagram two rows taller for one card each.)"""
         zones = [
-            Zone("diamonds", "Prize pile", 2, 0,
+            Zone("diamonds", "Prize pile", 1, 0,
                  cards=[(c, False) for c in self.diamonds[:1]], count=len(self.diamonds),
                  style="pile"),
-            Zone("pot", "Pot", 2, 1, cards=[(c, True) for c in self.pot], style="fan",
+            Zone("pot", "Pot", 1, 1, cards=[(c, True) for c in self.pot], style="fan",
                  note=_points_word(points(self.pot)) if self.pot else ""),
-            Zone("pot.played", "Tied cards", 2, 2, cards=[(c, True) for c in self.pot_played],
+            Zone("pot.played", "Tied cards", 1, 2, cards=[(c, True) for c in self.pot_played],
                  style="fan"),
         ]
-        for p, hand_row, play_row in (("p2", 0, 1), ("p1", 4, 3)):
-            zones.append(Zone(f"{p}.played", "Played card", play_row, 1, owner=p,
+        for p, row in (("p2", 0), ("p1", 2)):
+            zones.append(Zone(f"{p}.played", "Played card", row, 0, owner=p,
                               cards=[(self.on_table[p], True)] if self.on_table[p] else [],
                               style="stack"))
             zones.append(Zone(f"{p}.hand", f"Hand ({SUIT_WORD[SUIT_OF[p]]}, seen by its owner)",
-                              hand_row, 1, owner=p, cards=[(c, True) for c in self.hands[p]],
+                              row, 1, owner=p, cards=[(c, True) for c in self.hands[p]],
                               style="fan"))
-            zones.append(Zone(f"{p}.won", "Winnings", hand_row, 2, owner=p,
+            zones.append(Zone(f"{p}.won", "Winnings", row, 2, owner=p,
                               cards=[(c, True) for c in self.won[p][:1]],
                               count=len(self.won[p]), style="pile",
                               note=_points_word(self.score(p))))

@@ -13,7 +13,7 @@ Nothing here knows about PDF beyond a glyph's outline as path operators.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -217,14 +217,22 @@ def wrap(text: str, style: Style, width: float) -> list[str]:
 
 
 def block(text: str, style: Style, x: float, top: float, width: float,
-          max_lines: int | None = None) -> list[Run]:
+          max_lines: int | None = None, min_scale: float = 0.75) -> list[Run]:
     """``text`` centred in a column ``width`` wide from ``x``, its first line box at
-    ``top``, as CSS sets a centred block (the half-leading above the ascent), at most
-    ``max_lines`` lines. A line too long for the column is set smaller to fit it rather
-    than cut."""
+    ``top``, as CSS sets a centred block (the half-leading above the ascent).
+
+    With ``max_lines``, text that needs more lines is set smaller (on closer lines), down
+    to ``min_scale`` of its size, until it fits; text that still does not fit ends its last
+    line with an ellipsis, so that nothing is cut off without a sign. A line too long for
+    the column (a single long word) is set smaller to fit it rather than cut."""
+    base, scale = style, 1.0
     lines = wrap(text, style, width)
-    if max_lines is not None:
-        lines = lines[:max_lines]
+    while max_lines is not None and len(lines) > max_lines and scale > min_scale + 1e-9:
+        scale = max(min_scale, scale - 0.05)
+        style = replace(base, size_pt=base.size_pt * scale, line=base.line * scale)
+        lines = wrap(text, style, width)
+    if max_lines is not None and len(lines) > max_lines:
+        lines = lines[:max_lines - 1] + [_ellipsis(lines[max_lines - 1], style, width)]
     f = style.face
     runs = []
     for i, line in enumerate(lines):
@@ -238,3 +246,14 @@ def block(text: str, style: Style, x: float, top: float, width: float,
         baseline = top + i * style.line + (style.line - content) / 2 + f.ascent * size
         runs.append(Run(style, line, x + (width - w) / 2, baseline, size))
     return runs
+
+
+def _ellipsis(line: str, style: Style, width: float) -> str:
+    """``line`` with an ellipsis after it, words dropped from its end until it fits."""
+    words = line.split()
+    while words:
+        trial = " ".join(words) + "\u2026"
+        if style.face.width(trial, style.size, style.tracking) <= width or len(words) == 1:
+            return trial
+        words.pop()
+    return "\u2026"
