@@ -199,13 +199,23 @@ def _height(paras: list[str], style: Style, width: float, gap: float = 1.6) -> f
     return lines * style.line + gap * max(0, len(paras) - 1)
 
 
-def _diagram(diagram, text_width: float, max_cols: int) -> tuple[float, float, bool]:
-    """A step diagram's width and height in print (mm), and whether it stands beside the
-    text (as _game.html.j2 decides)."""
+@dataclass
+class StepLayout:
+    """How a step's diagram is placed (_game.html.j2 prints it so, and the estimates below
+    measure it so): its bands, its width and height (mm), and whether it stands beside the
+    text (one band, narrow enough to leave the text a column) or above it."""
+
+    geos: list
+    width: float
+    height: float
+    side: bool
+
+
+def step_layout(diagram, text_width: float, max_cols: int) -> StepLayout:
     geos = [b.geometry() for b in diagram.bands(max_cols)]
     dw = max((g.width for g in geos), default=0)
     dh = sum(g.height for g in geos) + 1.5 * max(0, len(geos) - 1)
-    return dw, dh, len(geos) == 1 and dw <= text_width * 0.62
+    return StepLayout(geos, dw, dh, len(geos) == 1 and dw <= text_width * 0.62)
 
 
 def _state_height(lines, width: float) -> float:
@@ -232,18 +242,18 @@ def comment_below(step, text_width: float, max_cols: int = 14) -> bool:
     diagram, what happened and what each player has stay together."""
     if not step.comment:
         return False
-    dw, dh, side = _diagram(step.diagram, text_width, max_cols)
-    if not side:
+    d = step_layout(step.diagram, text_width, max_cols)
+    if not d.side:
         return True
-    return _step_text(step, text_width - dw - 4, with_comment=True) > dh + 12
+    return _step_text(step, text_width - d.width - 4, with_comment=True) > d.height + 12
 
 
 def _step_height(step, text_width: float, max_cols: int) -> float:
-    dw, dh, side = _diagram(step.diagram, text_width, max_cols)
+    d = step_layout(step.diagram, text_width, max_cols)
     below = comment_below(step, text_width, max_cols)
-    col = text_width - dw - 4 if side else text_width
+    col = text_width - d.width - 4 if d.side else text_width
     text = _step_text(step, col, with_comment=not below)
-    h = (max(dh, text) if side else dh + 1.5 + text) + 4
+    h = (max(d.height, text) if d.side else d.height + 1.5 + text) + 4
     if below:
         h += 1.5 + _height(_paras(step.comment), COMMENT, text_width)
     return h
@@ -254,9 +264,9 @@ def example_height(e, text_width: float, max_cols: int = 14) -> float:
     on one page is kept from breaking across pages (within a few per cent of the laid-out
     height: tests/test_book_layout.py measures it)."""
     h = 14 + _height(_paras(e.intro) + [" ".join(l for _, l in e.rules)], BODY, text_width)
-    dw, dh, side = _diagram(e.setup, text_width, max_cols)
-    setup = 4.5 + _state_height(e.setup_state, text_width - dw - 4 if side else text_width)
-    h += (max(dh, setup) if side else dh + 1.5 + setup) + 4
+    d = step_layout(e.setup, text_width, max_cols)
+    setup = 4.5 + _state_height(e.setup_state, text_width - d.width - 4 if d.side else text_width)
+    h += (max(d.height, setup) if d.side else d.height + 1.5 + setup) + 4
     return h + sum(_step_height(s, text_width, max_cols) for s in e.steps) + _height(
         _paras(e.outro), BODY, text_width)
 
@@ -270,6 +280,7 @@ class BookRenderer:
             extensions=["jinja2.ext.do"])
         self.env.globals["example_height"] = example_height
         self.env.globals["comment_below"] = comment_below
+        self.env.globals["step_layout"] = step_layout
         self.env.globals["page_ref"] = page_ref
         self.font_config = FontConfiguration()
         self.fetcher = CardFetcher(four_colour)
