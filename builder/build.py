@@ -14,10 +14,11 @@ import time
 from pathlib import Path
 
 from .check import Report
+from .render.errors import RenderError
 
 
 class BuildError(Exception):
-    pass
+    """The build failed and published nothing; the message says why (shown by the CLI)."""
 
 
 def _staging(out: Path) -> Path:
@@ -63,7 +64,10 @@ def publish(staging: Path, out: Path) -> list[Path]:
 
 def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
           ink: str = "full", quiet: bool = False, four_colour: bool = False) -> int:
-    from .render.fonts import FontMissing
+    """Render everything into ``out``; returns 0. Raises :class:`BuildError` (and leaves
+    ``out`` as it was) when any stage fails, in this process or a forked one."""
+    from .render.pnp import components
+    from .render.site import pages as site
 
     def say(msg: str) -> None:
         if not quiet:
@@ -74,14 +78,11 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
         games = [g for g in games if g.game.slug == game]
         if not games:
             known = ", ".join(g.game.slug for g in report.games)
-            print(f"error: no game '{game}' (games: {known})", file=sys.stderr)
-            return 1
+            raise BuildError(f"no game '{game}' (games: {known})")
     staging = _staging(out)
     t0 = time.perf_counter()
     children: list[Forked] = []
     try:
-        from .render import components, site
-
         pdf_dir = staging / "pdf"
         pdf_dir.mkdir()
         # The component sheets need nothing from the rulebooks: they are drawn in a child
@@ -97,12 +98,8 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
             with open(staging / ".replace-dirs", "a") as f:
                 f.write("site\n")
         moved = publish(staging, out)
-    except FontMissing as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    except BuildError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    except RenderError as e:
+        raise BuildError(str(e)) from None
     finally:
         for child in children:
             child.kill()
@@ -130,7 +127,7 @@ def render_pdfs(report: Report, games: list, pdf_dir: Path, *, paper: str = "a4"
     matter (its page numbers are filled in when the parts are bound)."""
     import multiprocessing
 
-    from .render.pdf import BookRenderer
+    from .render.book.pdf import BookRenderer
 
     books = BookRenderer(paper=paper, four_colour=four_colour)
     order = sorted(games, key=lambda gr: -book_cost(gr))
@@ -212,12 +209,9 @@ class Forked:
 
 
 def _run_child(work, send) -> None:
-    from .render.components import ComponentError
-    from .render.fonts import FontMissing
-
     try:
         result = work()
-    except (BuildError, ComponentError, FontMissing) as e:
+    except (BuildError, RenderError) as e:
         print(f"error: {e}", file=sys.stderr)
         sys.stdout.flush()
         os._exit(1)

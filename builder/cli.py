@@ -62,13 +62,16 @@ def cmd_build(args) -> int:
     if not report.ok:
         print("build stopped: the check failed; nothing was written", file=sys.stderr)
         return 1
+    from .build import BuildError, build
+
     try:
-        from .build import build
-    except ImportError:  # rendering is not part of this version yet
-        print("check passed; rendering is not available in this version", file=sys.stderr)
-        return 0
-    return build(report, Path(args.out), paper=args.paper, game=args.game,
-                 ink=getattr(args, "ink", "full"), four_colour=args.four_colour)
+        return build(report, Path(args.out), paper=args.paper, game=args.game,
+                     ink=getattr(args, "ink", "full"), four_colour=args.four_colour)
+    except BuildError as e:
+        print(f"error: {e}", file=sys.stderr)
+        print("build stopped: nothing was written; the previous output is unchanged",
+              file=sys.stderr)
+        return 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,7 +10,7 @@ import pytest
 from markupsafe import Markup
 from weasyprint.formatting_structure import boxes
 
-from builder.render.pdf import TEXT_HEIGHT, TEXT_WIDTH, BookRenderer, comment_below, example_height
+from builder.render.book.pdf import TEXT_HEIGHT, TEXT_WIDTH, BookRenderer, comment_below, example_height
 
 PX_PER_MM = 96 / 25.4
 

@@ -19,8 +19,8 @@ pdfium = pytest.importorskip("pypdfium2")
 from PIL import Image  # noqa: E402
 
 from builder.engine.core import full_deck  # noqa: E402
-from builder.render import components as C  # noqa: E402
-from builder.render import pnp_layout as L  # noqa: E402
+from builder.render.pnp import components as C  # noqa: E402
+from builder.render.pnp import layout as L  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 K = 72 / 25.4                      # PDF points per mm

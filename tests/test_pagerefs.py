@@ -1,4 +1,4 @@
-"""Page references filled in after one layout pass (builder/render/pagerefs.py)."""
+"""Page references filled in after one layout pass (builder/render/book/pagerefs.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from weasyprint import HTML
 from weasyprint.formatting_structure import boxes
 
 from builder.render.markup import page_ref
-from builder.render.pagerefs import PageRefError, fill_page_refs
+from builder.render.book.pagerefs import PageRefError, fill_page_refs
 
 PAGES = """
 <style>@page { size: A6; margin: 10mm } p { font-size: 11pt; text-align: justify }

@@ -102,7 +102,7 @@ def test_cross_reference_pages_are_right(built, report, slug):
             by_number[rule.number.rstrip(".")] = rule
     checked = 0
     pages = [norm(p.extract_text()) for p in r.pages]
-    # every page-number placeholder was filled in (render/pagerefs.py)
+    # every page-number placeholder was filled in (render/book/pagerefs.py)
     assert not [i for i, t in enumerate(pages, 1) if re.search(r"p\. ?00\b", t)]
     for top in game.rules:
         for rule in top.walk():

@@ -215,7 +215,7 @@ def test_glossary_terms_are_linked_in_rules(site: Path):
 
 
 def test_link_terms_is_careful_with_markup():
-    from builder.render.site import TermLink, link_terms, term_pattern
+    from builder.render.site.pages import TermLink, link_terms, term_pattern
 
     terms = [TermLink("Stone", "#term-stone", 'A "counter" <b>'), TermLink("Extra card", "#term-extra-card", "x"),
              TermLink("Card", "#term-card", "y")]
@@ -237,7 +237,7 @@ def test_plain_strings_cannot_inject_markup(tmp_path: Path):
     pages and in the search index (Markdown with raw HTML is refused by the loader, see
     test_check.py::test_raw_html_is_refused)."""
     from builder.check import run_check
-    from builder.render.site import render_site
+    from builder.render.site.pages import render_site
 
     root = tmp_path / "content"
     root.mkdir()
@@ -273,9 +273,8 @@ def test_plain_strings_cannot_inject_markup(tmp_path: Path):
 
 
 def test_a_rule_id_the_page_needs_is_refused(tmp_path: Path):
-    from builder.build import BuildError
     from builder.check import run_check
-    from builder.render.site import render_site
+    from builder.render.site.pages import SiteError, render_site
 
     root = tmp_path / "content"
     root.mkdir()
@@ -285,12 +284,12 @@ def test_a_rule_id_the_page_needs_is_refused(tmp_path: Path):
     rules.write_text(rules.read_text().replace("{#golden-rules-decide}", "{#glossary}", 1))
     rep = run_check(root)
     assert rep.ok, [str(d) for d in rep.diagnostics.errors]
-    with pytest.raises(BuildError, match="war: the rule 1.1 has the id 'glossary'"):
+    with pytest.raises(SiteError, match="war: the rule 1.1 has the id 'glossary'"):
         render_site(rep, tmp_path / "build")
 
 
 def test_render_is_fast(report, tmp_path: Path):
-    from builder.render.site import render_site
+    from builder.render.site.pages import render_site
 
     t0 = time.perf_counter()
     render_site(report, tmp_path)

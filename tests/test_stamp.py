@@ -1,4 +1,4 @@
-"""The diagrams' words (render/glyphs.py) and their drawing into the PDF (render/stamp.py).
+"""The diagrams' words (render/book/glyphs.py) and their drawing into the PDF (render/book/stamp.py).
 
 Widths are checked against HarfBuzz (through Pillow's raqm layout), an implementation
 independent of ours; the drawing is checked by placing a known diagram at a known spot of a
@@ -14,12 +14,12 @@ from PIL import ImageFont, features
 from pypdf import PdfReader
 from weasyprint import HTML
 
-from builder.render import glyphs
+from builder.render.book import glyphs
 from builder.render.fonts import find
-from builder.render.glyphs import Style, block, wrap
-from builder.render.pdf import (EMPTY, FELT, LABEL, OWNER, BookRenderer, CardFetcher,
-                                diagram_placements)
-from builder.render.stamp import Art, stamp
+from builder.render.book.glyphs import Style, block, wrap
+from builder.render.book.pdf import (EMPTY, FELT, LABEL, OWNER, BookRenderer, BookFetcher,
+                                     diagram_placements)
+from builder.render.book.stamp import Art, stamp
 
 MM = 72 / 25.4
 
@@ -102,7 +102,7 @@ def test_no_word_of_the_shipped_diagrams_is_cut(shipped_words):
 
 
 def test_stamp_draws_the_diagram_where_its_picture_landed(tmp_path):
-    fetcher = CardFetcher()
+    fetcher = BookFetcher()
     fetcher.draw_cards(["AS"], 10, 14)
     art = Art(width=40, height=30, felt=FELT, edge="#c8d3c4")
     art.cards.append(("AS", 5, 12, 10, 14))
@@ -163,7 +163,7 @@ def test_stamp_draws_the_diagram_where_its_picture_landed(tmp_path):
 
 def test_the_words_stay_out_of_the_tag_tree(tmp_path):
     """Drawn as an artifact: the figure's alternative text already says them."""
-    fetcher = CardFetcher()
+    fetcher = BookFetcher()
     fetcher.draw_cards(["AS"], 10, 14)
     art = Art(width=20, height=10, felt=FELT, edge="#c8d3c4", runs=block("North", OWNER, 0, 0, 20))
     fetcher.art.append(art)

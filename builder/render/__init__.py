@@ -1,1 +1,13 @@
-"""Renderers: SVG card artwork and friends."""
+"""Stage 3: the renderers, which turn a passing check's report into products.
+
+Each product is a package: ``book/`` writes the PDF rulebooks and binds the compendium,
+``pnp/`` the print-and-play component sheets, the printable deck and their PNG exports,
+``site/`` the static rules website. What they share sits here: ``present`` (the view
+objects every product renders: rules, examples, diagrams), ``markup`` (rule Markdown),
+``cards`` (the card art, as SVG), ``fetch`` (card art served to WeasyPrint), ``fonts`` (the
+typefaces), ``templating`` (the one Jinja environment and where templates are found) and
+``errors`` (the stage's one error family, :class:`~builder.render.errors.RenderError`).
+
+Render reads the report and writes files into the folder it is given; it never imports
+the build or the command line, and reports progress through a ``say`` callback.
+"""

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .errors import RenderError
+
 FONT_DIRS = [Path("/usr/share/fonts/opentype/ebgaramond"), Path("/usr/share/fonts/opentype/cabin")]
 
 #: (family, weight, style, file name)
@@ -25,8 +27,8 @@ FACES = [
 ]
 
 
-class FontMissing(Exception):
-    pass
+class FontMissing(RenderError):
+    """A typeface file the books need is not installed."""
 
 
 def find(name: str) -> Path:

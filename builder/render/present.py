@@ -23,7 +23,7 @@ class Links:
     anchor: Callable[[str, str], str]  # (game slug, rule id) -> anchor id
     href: Callable[[str, str], str]  # (game slug, rule id) -> href
     card: Callable[[str], str]  # card code ("QD", "back-a") -> image URL
-    #: print: a cross-reference also shows the page of its target (see render/pagerefs.py)
+    #: print: a cross-reference also shows the page of its target (see render/book/pagerefs.py)
     page_refs: bool = False
 
 

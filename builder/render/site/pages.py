@@ -25,17 +25,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-import jinja2
 from markupsafe import Markup, escape
 
-from .. import __version__
-from ..model import Game
-from . import cards as cardart
-from .fonts import find as find_font
-from .markup import XREF, Markdown, plain
-from .present import GameView, Links, Presenter
+from ... import __version__
+from ...model import Game
+from .. import cards as cardart
+from ..errors import RenderError
+from ..fonts import find as find_font
+from ..markup import XREF, Markdown, plain
+from ..present import GameView, Links, Presenter
+from ..templating import TEMPLATES, environment
 
-TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 SITE_TEMPLATES = TEMPLATES / "site"
 
 SITE_TITLE = "The Book of War"
@@ -59,7 +59,7 @@ NUMBER_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 
                 8: "Eight", 9: "Nine", 10: "Ten", 11: "Eleven", 12: "Twelve"}
 
 
-class SiteError(Exception):
+class SiteError(RenderError):
     """A problem with the content that only the website notices (an id clash)."""
 
 
@@ -225,9 +225,7 @@ class PdfLinks:
 
 class SiteRenderer:
     def __init__(self) -> None:
-        self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+        self.env = environment()
         self.env.filters["span"] = lambda widths: round(sum(widths), 3)
         self.env.filters["words"] = lambda n: NUMBER_WORDS.get(n, str(n))
         self.env.filters["widest"] = lambda e: max(
@@ -365,12 +363,7 @@ def render_site(report, staging: Path, say: Callable[[str], None] | None = None)
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    try:
-        counts = SiteRenderer().render(report, out, pdf_dir=Path(staging) / "pdf")
-    except SiteError as e:
-        from ..build import BuildError
-
-        raise BuildError(str(e)) from e
+    counts = SiteRenderer().render(report, out, pdf_dir=Path(staging) / "pdf")
     if say is not None:
         files = sum(1 for p in out.rglob("*") if p.is_file())
         say(f"wrote site/ ({counts['pages']} pages, {counts['cards']} card images, {files} files) "

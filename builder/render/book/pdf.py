@@ -18,34 +18,28 @@ from typing import Any
 
 import re
 
-import jinja2
 from markupsafe import Markup
 from weasyprint import CSS, HTML
 from weasyprint.formatting_structure import boxes
-from weasyprint.urls import URLFetcher, URLFetcherResponse
+from weasyprint.urls import URLFetcherResponse
 from weasyprint.text.fonts import FontConfiguration
 
-from .. import __version__
-from ..engine.core import full_deck
-from . import cards as cardart
-from .fonts import font_face_css
+from ... import __version__
+from ...engine.core import full_deck
+from ..fetch import CardFetcher, card_url
+from ..fonts import font_face_css
+from ..markup import Markdown, page_ref
+from ..present import GameView, Links, Presenter
+from ..templating import TEMPLATES, environment, read_template_file
 from .glyphs import PT, Run, Style, block, wrap
-from .stamp import Art, CardForms, Placed, stamp
-from .markup import Markdown, page_ref
 from .pagerefs import anchor_pages, fill_page_refs
-from .present import GameView, Links, Presenter
-
-TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+from .stamp import Art, CardForms, Placed, stamp
 
 PAPER = {"a4": "A4", "letter": "letter"}
 #: the text block's width in mm: paper width less the inner (21 mm) and outer (17 mm) margins
 TEXT_WIDTH = {"a4": 210 - 38, "letter": 215.9 - 38}
 #: the text block's height in mm: paper height less the top (19 mm) and bottom (21 mm) margins
 TEXT_HEIGHT = {"a4": 297 - 40, "letter": 279.4 - 40}
-
-
-def card_url(code: str) -> str:
-    return f"card:{code}"
 
 
 def book_links() -> Links:
@@ -55,18 +49,15 @@ def book_links() -> Links:
                  href=lambda slug, rid: f"#{slug}--{rid}", card=card_url, page_refs=True)
 
 
-class CardFetcher(URLFetcher):
-    """Serves ``card:QD``, ``card:back`` (and ``card:back-b``) from memory as SVG, and
+class BookFetcher(CardFetcher):
+    """The shared card art (:class:`~builder.render.fetch.CardFetcher`), plus
     ``diagram:blank``, the empty picture that stands for a diagram until ``stamp`` draws
-    it; other URLs (the font files) as usual. Keeps every diagram's drawing (``Art``) by
-    the number its picture carries."""
+    it. Keeps every diagram's drawing (``Art``) by the number its picture carries."""
 
     BLANK = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
 
     def __init__(self, four_colour: bool = False):
-        super().__init__()
-        self.four_colour = four_colour
-        self.cache: dict[str, bytes] = {}
+        super().__init__(four_colour)
         self.cards: CardForms | None = None
         self.art: list[Art] = []
 
@@ -76,25 +67,9 @@ class CardFetcher(URLFetcher):
         self.art.append(diagram_art(g))
         return len(self.art) - 1
 
-    def svg(self, code: str) -> bytes:
-        if code not in self.cache:
-            if code == "back":
-                text = cardart.face_down()
-            elif code.startswith("back-"):
-                text = cardart.card_back(code[5:])
-            elif code.startswith("full-"):
-                text = cardart.card_face(code[5:], style="full", four_colour=self.four_colour)
-            else:
-                text = cardart.card_face(code, style="compact", four_colour=self.four_colour)
-            self.cache[code] = text.encode("utf-8")
-        return self.cache[code]
-
     def fetch(self, url: str, headers: Any = None):
         if url == "diagram:blank":
             return URLFetcherResponse(url, body=self.BLANK,
-                                      headers={"Content-Type": "image/svg+xml"})
-        if url.startswith("card:"):
-            return URLFetcherResponse(url, body=self.svg(url[5:]),
                                       headers={"Content-Type": "image/svg+xml"})
         return super().fetch(url, headers)
 
@@ -274,20 +249,17 @@ def example_height(e, text_width: float, max_cols: int = 14) -> float:
 class BookRenderer:
     def __init__(self, paper: str = "a4", four_colour: bool = False):
         self.paper = paper
-        self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-            extensions=["jinja2.ext.do"])
+        self.env = environment(extensions=["jinja2.ext.do"])
         self.env.globals["example_height"] = example_height
         self.env.globals["comment_below"] = comment_below
         self.env.globals["step_layout"] = step_layout
         self.env.globals["page_ref"] = page_ref
         self.font_config = FontConfiguration()
-        self.fetcher = CardFetcher(four_colour)
+        self.fetcher = BookFetcher(four_colour)
         self.env.globals["diagram_id"] = self.fetcher.diagram_id
         self.image_cache: dict = {}
         css_text = (font_face_css() + "\n" + f"@page {{ size: {PAPER[paper]}; }}\n"
-                    + (TEMPLATES / "book" / "book.css").read_text(encoding="utf-8"))
+                    + read_template_file("book/book.css"))
         self.css = CSS(string=css_text, font_config=self.font_config,
                        url_fetcher=self.fetcher)
         # the hyphenation patterns, parsed once (pyphen keeps them) rather than by each

@@ -21,7 +21,7 @@ from fontTools.pens.basePen import BasePen
 from fontTools.pens.boundsPen import BoundsPen
 from fontTools.ttLib import TTFont
 
-from .fonts import find
+from ..fonts import find
 
 PT = 25.4 / 72  # one point in millimetres
 

@@ -28,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
+from ..errors import RenderError
+
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
 MARGIN = 5.0          # nothing is printed closer than this to the paper's edge
@@ -41,8 +43,8 @@ PT_PER_MM = 72 / 25.4
 EPS = 1e-6
 
 
-class LayoutError(ValueError):
-    pass
+class LayoutError(RenderError, ValueError):
+    """Pieces that do not fit the sheet as asked."""
 
 
 @dataclass(frozen=True)

@@ -51,22 +51,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import jinja2
 import pydyf
 from markupsafe import Markup, escape
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 
-from .. import __version__
-from ..engine.core import RANKS, Card, full_deck
-from . import cards as cardart
-from . import pnp_art as art
-from . import pnp_layout as L
-from .fonts import font_face_css
-from .markup import Markdown
-from .pdf import CardFetcher
-
-TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+from ... import __version__
+from ...engine.core import RANKS, Card, full_deck
+from .. import cards as cardart
+from ..errors import RenderError
+from ..fetch import CardFetcher
+from ..fonts import font_face_css
+from ..markup import Markdown
+from ..templating import TEMPLATES, environment, read_template_file
+from . import art
+from . import layout as L
 DPI = 300
 CARD_W, CARD_H = 63.0, 88.0
 AID_W, AID_H = 92.0, 132.0
@@ -86,8 +85,8 @@ PLAYER_COLOURS = {
 }
 
 
-class ComponentError(Exception):
-    pass
+class ComponentError(RenderError):
+    """A component sheet that cannot be made: no kit, text that does not fit, a bad layout."""
 
 
 def mm(v: float) -> str:
@@ -206,9 +205,7 @@ class Renderer:
             raise ComponentError(f"unknown paper {paper!r}")
         self.paper = paper
         self.ink = art.Ink(ink)
-        self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+        self.env = environment()
         self.env.globals.update(mm=mm, marks=self._marks, label_html=self._label)
         self.texts = self.env.get_template("components/texts.html.j2").module
         self.cover_macro = self.env.get_template("components/cover.html.j2").module.cover
@@ -217,7 +214,7 @@ class Renderer:
         self.image_cache: dict = share.image_cache if share else {}
         name = {"a4": "A4", "letter": "letter"}[paper]
         self.base_css = (font_face_css() + "\n"
-                         + (TEMPLATES / "components" / "components.css").read_text("utf-8"))
+                         + read_template_file("components/components.css"))
         self.sheet_css = CSS(string=self.base_css + (
             f"\n@page {{ size: {name}; margin: 0; }}\n"
             f"@page landscape {{ size: {name} landscape; margin: 0; }}\n"),
@@ -1192,9 +1189,7 @@ def render_all(report, games, staging: Path, *, paper: str = "a4", ink: str = "f
     import importlib.util
 
     if importlib.util.find_spec("pypdfium2") is None:
-        from ..build import BuildError
-
-        raise BuildError("the Python package pypdfium2 is missing (it renders the PNG "
+        raise ComponentError("the Python package pypdfium2 is missing (it renders the PNG "
                          "exports); run 'bash scripts/setup'")
     t0 = time.perf_counter()
     r = Renderer(paper, ink)

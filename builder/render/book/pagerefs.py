@@ -26,9 +26,11 @@ from types import SimpleNamespace
 from weasyprint.formatting_structure import boxes
 from weasyprint.text.line_break import split_first_line
 
+from ..errors import RenderError
 
-class PageRefError(Exception):
-    pass
+
+class PageRefError(RenderError):
+    """A page reference that cannot be filled in after layout."""
 
 
 def anchor_pages(doc) -> dict[str, int]:

@@ -14,8 +14,8 @@ import math
 import re
 from html import escape
 
-from . import cards as cardart
-from .pnp_layout import MARK_WIDTH, Mark
+from .. import cards as cardart
+from .layout import MARK_WIDTH, Mark
 
 FONT = "Cabin, 'DejaVu Sans', sans-serif"
 SERIF = "'EB Garamond', serif"

@@ -1,0 +1,14 @@
+"""The one error family of the render stage.
+
+Every product (rulebooks, print-and-play sheets, the website) raises a :class:`RenderError`
+subclass when it cannot make its output from a passing check; the build turns any of them
+into a failed build that publishes nothing, and the command line prints it. Render never
+imports the build or the command line: errors go forward as exceptions, progress as the
+``say`` callback its caller passes in.
+"""
+
+from __future__ import annotations
+
+
+class RenderError(Exception):
+    """Something the render stage cannot do; its message is shown to the user as is."""
