@@ -17,10 +17,10 @@ import time
 import tracemalloc
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from builder.engine import registered_engines
+from builder.engine.core import play_game, random_bot
 
-from builder.engine import GAMES  # noqa: E402
-from builder.engine.core import play_game, random_bot  # noqa: E402
+GAMES = registered_engines()  # every engine installed packages register, warbook's own included
 
 
 def run_for(game, seconds: float) -> tuple[float, float]:

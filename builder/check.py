@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .diagnostics import Diagnostics, Located
-from .engine import GAMES
 from .engine.core import (
     Card, CardError, DecisionFormatError, Event, GameDef, IllegalDecision, SetupError, State,
     Zone, fmt_value, jsonable, parse_cards,
@@ -480,7 +479,7 @@ def card_supply(gamedef: GameDef, options: dict[str, Any]):
 def check_content(content: Content, diags: Diagnostics) -> Report:
     reports = []
     for game in content.games:
-        gamedef = GAMES.get(game.engine)
+        gamedef = game.gamedef
         gr = GameReport(game=game)
         reports.append(gr)
         if gamedef is None:

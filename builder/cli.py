@@ -27,6 +27,10 @@ def print_report(report, stream=sys.stdout) -> None:
         print(d.format(), file=sys.stderr)
     c = report.counts()
     for g in report.games:
+        if g.game.gamedef is None:
+            print(f"{g.game.slug}: not checked: its engine could not be loaded (see the "
+                  f"error above)", file=stream)
+            continue
         passed = sum(1 for r in g.replays if r.status == "pass")
         line = f"{g.game.slug}: {passed}/{len(g.replays)} examples replay"
         if g.uncovered:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, Diagnostics, Located
+from .engine.registry import ENGINE_FILE, EngineError, available_engines, find_engine
 from .model import Content, Example, Game, OptionInfo, Rule, Step, Term
 from .yamlsrc import LocDict, LocList, load_yaml
 
@@ -128,9 +129,29 @@ class Loader:
                 games.append(g)
         return Content(root=str(self.root), games=games, intro=intro)
 
-    def load_game(self, folder: Path) -> Game | None:
-        from .engine import ENGINE_ERRORS, GAMES  # the engine validates options and rules
+    def resolve_engine(self, data: LocDict, folder: Path, where: Located):
+        """The game's engine (the engine validates options and rules), or None with a
+        located error: the folder's own engine.py first, then the installed engines."""
+        has_file = (folder / ENGINE_FILE).is_file()
+        name = data.get("engine")
+        if name is None and not has_file:
+            self.diags.error(where, "game.yaml has no 'engine:' (the engine that plays the "
+                             "game, such as 'war'), and the folder has no engine.py",
+                             detail=f"available engines: {', '.join(available_engines())}")
+            return None
+        if name is not None and not isinstance(name, str):
+            self.diags.error(data.at("engine"), "engine must be a name, such as 'war'")
+            return None
+        try:
+            return find_engine(name, folder)
+        except EngineError as e:
+            if e.path:
+                self.diags.error(Located(self.show(Path(e.path)), e.line, 1), str(e))
+            else:
+                self.diags.error(data.at("engine") if name is not None else where, str(e))
+            return None
 
+    def load_game(self, folder: Path) -> Game | None:
         gpath = folder / "game.yaml"
         data = self.yaml(gpath)
         if data is None:
@@ -145,16 +166,8 @@ class Loader:
             self.diags.error(data.at("slug"), f"slug '{slug}' does not match its folder '{folder.name}'")
         slug = folder.name
         title = self.require(data, "title", str, "game.yaml") or slug
-        engine = self.require(data, "engine", str, "game.yaml")
-        gamedef = None
-        if engine is not None:
-            gamedef = GAMES.get(engine)
-            if gamedef is None and engine in ENGINE_ERRORS:
-                self.diags.error(data.at("engine"), f"the {engine} engine failed to load: "
-                                 f"{ENGINE_ERRORS[engine]}")
-            elif gamedef is None:
-                self.diags.error(data.at("engine"),
-                                 f"unknown engine '{engine}' (known: {', '.join(GAMES)})")
+        gamedef = self.resolve_engine(data, folder, where)
+        engine = gamedef.slug if gamedef is not None else str(data.get("engine") or "")
         players = self.require(data, "players", dict, "game.yaml") or LocDict()
         pmin = players.get("min", 2)
         pmax = players.get("max", pmin)
@@ -258,7 +271,7 @@ class Loader:
             examples.append(ex)
 
         return Game(
-            slug=slug, title=title, engine=engine or "", designer=str(data.get("designer") or ""),
+            slug=slug, title=title, engine=engine or "", gamedef=gamedef, designer=str(data.get("designer") or ""),
             credit=str(data.get("credit") or ""), tagline=str(data.get("tagline") or ""),
             summary=str(data.get("summary") or ""),
             players_min=pmin if isinstance(pmin, int) else 2,

@@ -104,6 +104,9 @@ class Game:
     examples: list[Example]
     dir: str
     where: Located
+    #: the engine that plays the game (a ``builder.engine.core.GameDef``), found by the
+    #: loader; None when it could not be found (an error says why)
+    gamedef: Any = None
 
     def rule_index(self) -> dict[str, Rule]:
         return {r.id: r for top in self.rules for r in top.walk()}

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 pypdf = pytest.importorskip("pypdf")
 pdfium = pytest.importorskip("pypdfium2")
@@ -25,7 +26,7 @@ from builder.render.pnp import layout as L  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 K = 72 / 25.4                      # PDF points per mm
 TOL = 0.1                          # mm
-GAMES = ["war", "winning-the-battle", "ultimate", "battle-lines", "battle", "deck-management"]
+GAMES = yaml.safe_load((ROOT / "content" / "index.yaml").read_text())["games"]  # the shipped games
 
 
 # --------------------------------------------------------------------------- fixtures

@@ -11,13 +11,13 @@ from collections import Counter
 
 import pytest
 
-from builder.engine import GAMES
+from builder.engine import find_engine
 from builder.engine.core import (
     Card, IllegalDecision, OrderOf, SetupError, SubsetOf, full_deck, parse_cards, play_game,
     random_bot,
 )
 
-GAME = GAMES["deck-management"]
+GAME = find_engine("deck-management")
 
 
 def C(text: str) -> list[Card]:

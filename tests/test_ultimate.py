@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from builder.engine import GAMES
+from builder.engine import find_engine
 from builder.engine.core import (
     Card, IllegalDecision, SetupError, full_deck, parse_cards, play_game, random_bot,
 )
@@ -55,7 +55,7 @@ class FixedRng:
 
 
 def test_engine_registered():
-    assert GAMES["ultimate"] is GAME
+    assert find_engine("ultimate") is GAME
     assert GAME.max_steps(GAME.resolve({})) == 14
 
 

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from builder.engine import GAMES
+from builder.engine import find_engine
 from builder.engine.core import Card, IllegalDecision, SetupError, full_deck, parse_cards, play_game
 from builder.engine.winning_the_battle import GAME, heuristic
 
@@ -35,7 +35,7 @@ def kinds(events):
 
 
 def test_registered():
-    assert GAMES["winning-the-battle"] is GAME
+    assert find_engine("winning-the-battle") is GAME
     assert GAME.supply_group("p1.deck") == "p1"
     assert GAME.supply_group("p2.out") == "p2"
     assert GAME.card_supply(OPTS, "p1", Card.parse("QS")) == 1

@@ -1,42 +1,14 @@
-"""The reference engine: one module per game over the shared core in :mod:`.core`.
+"""The reference engine: the shared core (:mod:`.core`: states, decisions, chance, events,
+bots) and one module per shipped game, each ending in ``GAME = GameDef(...)``.
 
-``GAMES`` maps an engine name (the ``engine:`` of a game's ``game.yaml``) to its
-:class:`~builder.engine.core.GameDef`.
+Engines are found, not listed (:mod:`.registry`): a game folder's own ``engine.py``, or an
+engine an installed package registers under the ``warbook.engines`` entry-point group, as
+warbook's own games do in ``pyproject.toml``.
 """
 
 from __future__ import annotations
 
-import importlib
-
 from .core import GameDef
+from .registry import EngineError, available_engines, find_engine, registered_engines
 
-_MODULES = {
-    "war": "war",
-    "winning-the-battle": "winning_the_battle",
-    "battle-lines": "battle_lines",
-    "deck-management": "deck_management",
-    "battle": "battle",
-    "ultimate": "ultimate",
-}
-
-
-#: engine name -> the error that stopped its module from loading (should stay empty; a test
-#: checks it). One broken game must not stop the others from being checked.
-ENGINE_ERRORS: dict[str, str] = {}
-
-
-def _load() -> dict[str, GameDef]:
-    games = {}
-    for slug, mod in _MODULES.items():
-        try:
-            module = importlib.import_module(f".{mod}", __name__)
-        except Exception as e:  # noqa: BLE001 - reported, not swallowed
-            ENGINE_ERRORS[slug] = f"{type(e).__name__}: {e}"
-            continue
-        games[slug] = module.GAME
-    return games
-
-
-GAMES: dict[str, GameDef] = _load()
-
-__all__ = ["GAMES", "ENGINE_ERRORS", "GameDef"]
+__all__ = ["GameDef", "EngineError", "available_engines", "find_engine", "registered_engines"]
