@@ -155,7 +155,8 @@ def render_pdfs(report: Report, games: list, pdf_dir: Path, *, paper: str = "a4"
     try:
         if compendium:
             views = [books.view(gr) for gr in games]
-            front = books.layout_front(books.front_html(views, report.content.intro))
+            front = books.layout_front(books.front_html(views, report.content.intro,
+                                                         report.content.book))
         infos = write()
         infos += child.join() if child is not None else []
     finally:

@@ -247,9 +247,10 @@ class Replayer:
         rep.result = state.result.label if state.result else "none"
         # an example must actually exercise the rules it claims to illustrate
         if rep.status == "pass":
+            cited = g.cited_rules(rep.options)
             rules_node = ex.raw.get("rules") if isinstance(ex.raw, LocDict) else None
             for i, rid in enumerate(ex.rules):
-                if rid in g.rule_ids and rid not in rep.rules_cited:
+                if rid in cited and rid not in rep.rules_cited:
                     where = rules_node.at(i) if isinstance(rules_node, LocList) else ex.where
                     self.diags.error(where, f"example '{ex.id}' lists rule '{rid}', but its replay "
                                      f"never applies it (rules applied: "
@@ -493,7 +494,8 @@ def check_content(content: Content, diags: Diagnostics) -> Report:
             for rid in sorted(r.rules_cited):
                 cov.setdefault(rid, []).append(r.example.id)
         gr.coverage = cov
-        gr.uncovered = sorted(rid for rid in gamedef.rule_ids if not cov.get(rid))
+        cited = gamedef.cited_rules(game.option_defaults())
+        gr.uncovered = sorted(rid for rid in cited if not cov.get(rid))
     return Report(content=content, games=reports, diagnostics=diags)
 
 

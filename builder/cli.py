@@ -69,7 +69,8 @@ def cmd_build(args) -> int:
     from .build import BuildError, build
 
     try:
-        return build(report, Path(args.out), paper=args.paper, game=args.game,
+        return build(report, Path(args.out), paper=args.paper or report.content.book.paper,
+                     game=args.game,
                      ink=getattr(args, "ink", "full"), four_colour=args.four_colour)
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -93,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("build", help="check, then render everything into the output folder")
     b.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
     b.add_argument("--out", default=str(find_default(DEFAULT_OUT)), metavar="DIR")
-    b.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    b.add_argument("--paper", choices=("a4", "letter"), default=None,
+                   help="the paper (default: book.paper in index.yaml, else a4)")
     b.add_argument("--game", metavar="SLUG", help="build one game only")
     b.add_argument("--ink", choices=("full", "low"), default="full",
                    help="low: outlines and greyscale for the component sheets")

@@ -14,13 +14,15 @@ loader goes on after an error so that one run reports them all.
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, Diagnostics, Located
+from .engine.core import CardError, parse_cards
 from .engine.registry import ENGINE_FILE, EngineError, available_engines, find_engine
-from .model import Content, Example, Game, OptionInfo, Rule, Step, Term
+from .model import Book, Content, Example, Game, OptionInfo, Rule, Step, Term
 from .yamlsrc import LocDict, LocList, load_yaml
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -36,8 +38,16 @@ STEP_KEYS = {"decide", "chance", "expect", "comment", "repeat"}
 EXAMPLE_KEYS = {"id", "title", "rules", "options", "setup", "steps", "intro", "outro"}
 GAME_KEYS = {
     "slug", "title", "engine", "designer", "credit", "tagline", "summary", "players",
-    "time", "components", "options", "compare", "quickref",
+    "time", "components", "options", "compare", "quickref", "accent", "player_colours",
+    "cover_cards",
 }
+BOOK_KEYS = {"title", "subtitle", "credits", "accent", "paper"}
+PAPERS = ("a4", "letter")
+COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+#: a game's colour where game.yaml gives none: a neutral warm grey
+DEFAULT_ACCENT = "#5b554e"
+#: the cards on a rulebook's cover where game.yaml names none
+DEFAULT_COVER_CARDS = ("AS", "KH", "QC", "JD")
 COMPARE_KEYS = ("players", "deck", "choices", "win", "length")
 
 
@@ -80,8 +90,10 @@ class Loader:
         for k in data:
             if k not in allowed:
                 line, col = data.key_pos(k)
+                close = difflib.get_close_matches(str(k), sorted(allowed), n=1)
                 self.diags.error(Located(data.path, line, col),
-                                 f"{what}: unknown key '{k}' (allowed: {', '.join(sorted(allowed))})")
+                                 f"{what}: unknown key '{k}' (allowed: {', '.join(sorted(allowed))})"
+                                 + (f"; did you mean '{close[0]}'?" if close else ""))
 
     def check_markdown(self, text: str, where: Located, first_line: int | None = None) -> None:
         """Refuse raw HTML. ``where`` is the position of the YAML value (or, with
@@ -98,14 +110,47 @@ class Loader:
                 )
 
     # ------------------------------------------------------------------ content
+    def load_book(self, idx: LocDict) -> Book:
+        """index.yaml's ``book:``: the look of the whole project (title, subtitle, credits,
+        colour, paper). Everything is optional; what is left out keeps a neutral default."""
+        data = idx.get("book")
+        if data is None:
+            return Book()
+        if not isinstance(data, LocDict):
+            self.diags.error(idx.at("book"), "book must be a mapping (title, subtitle, credits, "
+                             "accent, paper)")
+            return Book()
+        self.unknown_keys(data, BOOK_KEYS, "index.yaml book")
+        out = Book()
+        for key in ("title", "subtitle", "credits"):
+            if key in data:
+                value = data[key]
+                if not isinstance(value, str) or not value.strip():
+                    self.diags.error(data.at(key), f"book.{key} must be some text, got {value!r}")
+                else:
+                    setattr(out, key, " ".join(value.split()))
+        if "accent" in data:
+            out.accent = self.colour(data, "accent", "book.accent") or out.accent
+        if "paper" in data:
+            if data["paper"] not in PAPERS:
+                close = difflib.get_close_matches(str(data["paper"]), PAPERS, n=1)
+                self.diags.error(data.at("paper"), f"book.paper must be one of "
+                                 f"{', '.join(PAPERS)}, got {data['paper']!r}"
+                                 + (f"; did you mean '{close[0]}'?" if close else ""))
+            else:
+                out.paper = data["paper"]
+        return out
+
     def load(self) -> Content:
         index_path = self.root / "index.yaml"
         order: list[str] = []
         intro = ""
+        book = Book()
         if index_path.exists():
             idx = self.yaml(index_path)
             if isinstance(idx, LocDict):
-                self.unknown_keys(idx, {"games", "intro"}, "index.yaml")
+                self.unknown_keys(idx, {"games", "intro", "book"}, "index.yaml")
+                book = self.load_book(idx)
                 games = idx.get("games") or []
                 if isinstance(games, list):
                     order = [str(g) for g in games]
@@ -127,7 +172,7 @@ class Loader:
             g = self.load_game(self.root / slug)
             if g is not None:
                 games.append(g)
-        return Content(root=str(self.root), games=games, intro=intro)
+        return Content(root=str(self.root), games=games, intro=intro, book=book)
 
     def resolve_engine(self, data: LocDict, folder: Path, where: Located):
         """The game's engine (the engine validates options and rules), or None with a
@@ -150,6 +195,87 @@ class Loader:
             else:
                 self.diags.error(data.at("engine") if name is not None else where, str(e))
             return None
+
+    def load_options(self, data: LocDict, gamedef, engine: str):
+        """game.yaml's ``options:``. An option given as a mapping (default, label, text) is a
+        variant the players may choose and is printed in the rulebook; an option given as a
+        plain value is a fixed setting of this game (Peace sets ``wins: lower`` on War's
+        engine) and is not printed. Options left out keep the engine's default.
+        Returns (printed options, fixed settings, the raw mapping)."""
+        options: list[OptionInfo] = []
+        settings: dict[str, Any] = {}
+        opts = data.get("options") or LocDict()
+        if not isinstance(opts, dict):
+            self.diags.error(data.at("options"), "options must be a mapping of option name to details")
+            return options, settings, LocDict()
+        for name, spec in opts.items():
+            known = gamedef is None or name in gamedef.options
+            if not known:
+                close = difflib.get_close_matches(str(name), list(gamedef.options), n=1)
+                self.diags.error(opts.at(name), f"the {engine} engine has no option '{name}' "
+                                 f"(it has: {', '.join(gamedef.options) or 'none'})"
+                                 + (f"; did you mean '{close[0]}'?" if close else ""))
+            if not isinstance(spec, dict):
+                if known and gamedef is not None:
+                    msg = gamedef.options[name].check(spec)
+                    if msg:
+                        self.diags.error(opts.at(name), msg)
+                settings[str(name)] = spec
+                continue
+            self.unknown_keys(spec, {"default", "label", "text"}, f"option '{name}'")
+            default = spec.get("default")
+            if known and gamedef is not None:
+                msg = gamedef.options[name].check(default)
+                if msg:
+                    self.diags.error(spec.at("default"), msg)
+            text = str(spec.get("text") or "")
+            self.check_markdown(text, spec.at("text"))
+            options.append(OptionInfo(name, default, str(spec.get("label") or name), text))
+        return options, settings, opts
+
+    def colour(self, data: LocDict, key: Any, what: str) -> str | None:
+        value = data.get(key)
+        if not isinstance(value, str) or not COLOUR_RE.match(value):
+            self.diags.error(data.at(key), f"{what} must be a colour written #rrggbb "
+                             f"(such as \"#7a4b1e\"), got {value!r}")
+            return None
+        return value.lower()
+
+    def load_look(self, data: LocDict, names: dict[str, str]):
+        """game.yaml's colours and cover: ``accent`` (the game's colour in every product),
+        ``player_colours`` (player id -> colour, for mats and tokens) and ``cover_cards``
+        (the cards drawn on the rulebook's cover). Returns (accent, player colours, cover
+        cards), defaults filled in."""
+        accent = DEFAULT_ACCENT
+        if "accent" in data:
+            accent = self.colour(data, "accent", "accent") or DEFAULT_ACCENT
+        colours: dict[str, str] = {}
+        given = data.get("player_colours")
+        if given is not None:
+            if not isinstance(given, LocDict):
+                self.diags.error(data.at("player_colours"),
+                                 "player_colours must map player ids (p1, p2, ...) to colours")
+            else:
+                for p in given:
+                    if p not in names:
+                        self.diags.error(given.at(p), f"player_colours: no player '{p}' "
+                                         f"(players: {', '.join(names)})")
+                    elif (c := self.colour(given, p, f"player_colours.{p}")) is not None:
+                        colours[str(p)] = c
+        for p in names:
+            colours.setdefault(p, accent)
+        cover = list(DEFAULT_COVER_CARDS)
+        if "cover_cards" in data:
+            value = data["cover_cards"]
+            if not isinstance(value, LocList) or not 1 <= len(value) <= 4:
+                self.diags.error(data.at("cover_cards"),
+                                 "cover_cards must list one to four card codes, such as [AS, KH]")
+            else:
+                try:
+                    cover = [str(c) for c in parse_cards(value)]
+                except CardError as e:
+                    self.diags.error(data.at("cover_cards"), f"cover_cards: {e}")
+        return accent, colours, cover
 
     def load_game(self, folder: Path) -> Game | None:
         gpath = folder / "game.yaml"
@@ -179,34 +305,8 @@ class Loader:
         for i in range(1, int(pmax) + 1 if isinstance(pmax, int) else 3):
             names.setdefault(f"p{i}", f"Player {i}")
 
-        options = []
-        opts = data.get("options") or LocDict()
-        if not isinstance(opts, dict):
-            self.diags.error(data.at("options"), "options must be a mapping of option name to details")
-            opts = LocDict()
-        for name, spec in opts.items():
-            if not isinstance(spec, dict):
-                self.diags.error(opts.at(name), f"option '{name}' must have default, label and text")
-                continue
-            self.unknown_keys(spec, {"default", "label", "text"}, f"option '{name}'")
-            default = spec.get("default")
-            if gamedef is not None:
-                if name not in gamedef.options:
-                    self.diags.error(opts.at(name), f"the {engine} engine has no option '{name}' "
-                                     f"(it has: {', '.join(gamedef.options) or 'none'})")
-                else:
-                    msg = gamedef.options[name].check(default)
-                    if msg:
-                        self.diags.error(spec.at("default"), msg)
-            text = str(spec.get("text") or "")
-            self.check_markdown(text, spec.at("text"))
-            options.append(OptionInfo(name, default, str(spec.get("label") or name), text))
-        if gamedef is not None:
-            for name in gamedef.options:
-                if name not in opts:
-                    self.diags.error(data.at("options") if "options" in data else where,
-                                     f"option '{name}' of the {engine} engine is not described "
-                                     f"in game.yaml (every option is printed in the rulebook)")
+        options, settings, opts = self.load_options(data, gamedef, engine)
+        accent, player_colours, cover_cards = self.load_look(data, names)
 
         compare = data.get("compare") or LocDict()
         for k, v in compare.items():
@@ -250,7 +350,13 @@ class Loader:
             if isinstance(spec, LocDict) and "text" in spec:
                 self.check_xrefs(str(spec["text"]), spec.at("text"), index)
         if gamedef is not None and rules:
-            missing = sorted(gamedef.rule_ids - set(index))
+            played_with = dict(settings)
+            played_with.update({o.name: o.default for o in options})
+            try:
+                cited = gamedef.cited_rules(played_with)
+            except Exception:  # noqa: BLE001 - a bad option value is reported above
+                cited = gamedef.rule_ids
+            missing = sorted(cited - set(index))
             for rid in missing:
                 self.diags.error(Located(self.show(folder / "rules.md"), 1, 1),
                                  f"the engine cites rule '{rid}', which rules.md does not define")
@@ -277,7 +383,8 @@ class Loader:
             players_min=pmin if isinstance(pmin, int) else 2,
             players_max=pmax if isinstance(pmax, int) else 2,
             player_names=names, time=str(data.get("time") or ""),
-            components=list(data.get("components") or []), options=options,
+            components=list(data.get("components") or []), options=options, settings=settings,
+            accent=accent, player_colours=player_colours, cover_cards=cover_cards,
             compare={k: str(compare.get(k, "")) for k in COMPARE_KEYS},
             quickref=[str(q) for q in quickref], rules=rules, glossary=glossary,
             examples=examples, dir=str(folder), where=where,

@@ -96,7 +96,7 @@ class Game:
     player_names: dict[str, str]
     time: str
     components: list[dict[str, Any]]
-    options: list[OptionInfo]
+    options: list[OptionInfo]  # variants the players may choose; printed
     compare: dict[str, str]
     quickref: list[str]
     rules: list[Rule]  # top-level sections, in order
@@ -107,12 +107,22 @@ class Game:
     #: the engine that plays the game (a ``builder.engine.core.GameDef``), found by the
     #: loader; None when it could not be found (an error says why)
     gamedef: Any = None
+    #: engine options fixed by this game (not printed): Peace is War's engine with
+    #: ``wins: lower``
+    settings: dict[str, Any] = field(default_factory=dict)
+    #: the game's colour (#rrggbb) in every product, and each player's (mats, tokens)
+    accent: str = "#5b554e"
+    player_colours: dict[str, str] = field(default_factory=dict)
+    #: the cards drawn on the rulebook's cover (card codes)
+    cover_cards: list[str] = field(default_factory=list)
 
     def rule_index(self) -> dict[str, Rule]:
         return {r.id: r for top in self.rules for r in top.walk()}
 
     def option_defaults(self) -> dict[str, Any]:
-        return {o.name: o.default for o in self.options}
+        out = dict(self.settings)
+        out.update({o.name: o.default for o in self.options})
+        return out
 
     def names(self, count: int | None = None) -> dict[str, str]:
         return dict(self.player_names)
@@ -125,10 +135,22 @@ class Game:
 
 
 @dataclass
+class Book:
+    """The look of the whole project (``book:`` in the content's ``index.yaml``)."""
+
+    title: str = "Rules"  # the compendium's and the website's title, and running heads
+    subtitle: str = ""
+    credits: str = ""
+    accent: str = "#5b554e"
+    paper: str = "a4"  # the default paper; ``warbook build --paper`` overrides it
+
+
+@dataclass
 class Content:
     root: str
     games: list[Game]
     intro: str = ""  # Markdown for the compendium and website home page
+    book: Book = field(default_factory=Book)
 
     def game(self, slug: str) -> Game:
         for g in self.games:

@@ -44,7 +44,7 @@ def letter(report, tmp_path_factory):
     game = report.content.game("winning-the-battle")
     sheets, _ = C.game_sheets(r, game, "letter")
     r.write_pdf(sheets, out / "wtb.pdf", title="t", subject="s")
-    duplex, fold = C.deck_sheets(r, "letter")
+    duplex, fold = C.deck_sheets(r, "letter", "Test deck")
     r.write_pdf(duplex, out / "deck.pdf", title="t", subject="s", duplex=True)
     r.write_pdf(fold, out / "fold.pdf", title="t", subject="s")
     return out
@@ -231,7 +231,7 @@ def test_px_at_300_dpi():
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_deck_grid_fits_and_backs_mirror(paper):
     r = C.Renderer(paper, "full")
-    duplex, fold = C.deck_sheets(r, paper)
+    duplex, fold = C.deck_sheets(r, paper, "Test deck")
     w, _ = L.PAPERS[paper]
     for front, back in zip(duplex[1::2], duplex[2::2]):
         assert front.side == "front" and back.side == "back"

@@ -671,9 +671,19 @@ class GameDef:
     supply_group: Callable[[str], str] | None = None
     #: how many copies of ``card`` the group may hold under ``options``; default 1
     card_supply: Callable[[dict[str, Any], str, Card], int] | None = None
+    #: the rule ids the engine cites under ``options`` (resolved), where options change
+    #: which rules apply (War's ``wins: lower`` cites ``lower-takes``); default: rule_ids
+    rules_for: Callable[[dict[str, Any]], frozenset[str]] | None = None
 
     def resolve(self, options: dict[str, Any] | None) -> dict[str, Any]:
         return resolve_options(self.options, options)
+
+    def cited_rules(self, options: dict[str, Any] | None = None) -> frozenset[str]:
+        """Every rule id the engine can cite when played with ``options``; the game's
+        rules must define them all."""
+        if self.rules_for is None:
+            return self.rule_ids
+        return self.rules_for(self.resolve(options))
 
 
 def random_bot(state: State, player: str, rng: random.Random) -> Any:

@@ -1,4 +1,5 @@
-"""Classic War, the baseline every variant is measured against.
+"""Classic War, the baseline every variant is measured against, and the engine of games
+that vary it only in what options express.
 
 Rulings (RULINGS.md, "Classic War"): 26 cards each, ace high; a tie is a war of three
 face-down cards and one face-up card each, repeated while the face-up cards tie; a player
@@ -8,6 +9,12 @@ played; all 52 cards win; a draw after ``max_tricks`` tricks (R0.3).
 
 There are no decisions in War: each trick is one step in which both players' only legal
 decision is ``turn``. A whole trick, wars included, is one step.
+
+Options a designer may set in ``game.yaml`` to make another game of it without code:
+``wins`` (``higher`` or ``lower``: which face-up card takes the trick; with ``lower`` the
+engine cites ``lower-takes`` where classic War cites ``higher-takes``), ``aces`` (``high``
+or ``low``), ``war_cards`` (how many cards each player lays face down in a war) and
+``max_tricks`` (the cap). Peace (``content/peace``) is War with ``wins: lower``.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from collections import Counter
 from typing import Any
 
 from .core import (
-    ACE_HIGH, Card, DecisionNode, Event, GameDef, OneOf, Option, Result, SetupError,
+    ACE_HIGH, ACE_LOW, Card, DecisionNode, Event, GameDef, OneOf, Option, Result, SetupError,
     State, Zone, cards_str, full_deck, parse_cards,
 )
 
@@ -28,12 +35,25 @@ OPTIONS = {
         "max_tricks", 5000, "The game is a draw after this many tricks (ruling R0.3).",
         minimum=1, maximum=100000,
     ),
+    "wins": Option("wins", "higher", "Which face-up card takes the trick: the higher or "
+                   "the lower.", choices=("higher", "lower")),
+    "aces": Option("aces", "high", "Whether the ace ranks above the king or below the two.",
+                   choices=("high", "low")),
+    "war_cards": Option("war_cards", 3, "How many cards each player lays face down in a war.",
+                        minimum=0, maximum=10),
 }
 
-RULES = frozenset({
-    "turn-up", "higher-takes", "war", "war-short", "collect",
-    "win-all-cards", "out-of-cards", "both-out", "trick-cap",
+#: the rule that awards a plain trick, by the ``wins`` option
+TAKES_RULE = {"higher": "higher-takes", "lower": "lower-takes"}
+COMMON_RULES = frozenset({
+    "turn-up", "war", "war-short", "collect", "win-all-cards", "out-of-cards", "both-out",
+    "trick-cap",
 })
+RULES = COMMON_RULES | {TAKES_RULE["higher"]}
+
+
+def rules_for(options: dict[str, Any]) -> frozenset[str]:
+    return COMMON_RULES | {TAKES_RULE[options["wins"]]}
 
 EVENT_KINDS = {
     "reveal": "a player turns a card face up (data: role = trick or general)",
@@ -89,7 +109,10 @@ class WarState(State):
             ev.append(Event("reveal", "turn-up", f"{{{p}}} turns up {c}.", p, (c,),
                             {"role": "trick"}))
         wars = 0
-        while ACE_HIGH[up["p1"].rank] == ACE_HIGH[up["p2"].rank]:
+        rank = ACE_HIGH if self.options["aces"] == "high" else ACE_LOW
+        lower_wins = self.options["wins"] == "lower"
+        need = self.options["war_cards"] + 1     # face down, then one face up
+        while rank[up["p1"].rank] == rank[up["p2"].rank]:
             wars += 1
             ev.append(Event("war", "war",
                             f"Both show a {up['p1'].rank}: war!", None,
@@ -106,32 +129,33 @@ class WarState(State):
                     # the war's cards stay where they lie: the game is over
                 return ev
             for p in PLAYERS:
-                n = min(4, len(self.decks[p]))
+                n = min(need, len(self.decks[p]))
                 cards = self.decks[p][:n]
                 del self.decks[p][:n]
                 down, general = cards[:-1], cards[-1]
                 played[p].extend(cards)
                 if down:
                     self.in_play[p].extend((c, False) for c in down)
-                    rule = "war" if n == 4 else "war-short"
+                    rule = "war" if n == need else "war-short"
                     ev.append(Event("soldiers", rule,
                                     f"{{{p}}} lays {len(down)} card{'s' if len(down) != 1 else ''} face down"
-                                    + ("" if n == 4 else " (all they can spare)") + ".",
+                                    + ("" if n == need else " (all they can spare)") + ".",
                                     p, tuple(down), {"count": len(down)}))
-                elif n < 4:
+                elif n < need:
                     ev.append(Event("soldiers", "war-short",
                                     f"{{{p}}} has only one card left and turns it up at once.",
                                     p, (), {"count": 0}))
                 self.in_play[p].append((general, True))
                 up[p] = general
-                ev.append(Event("reveal", "war" if n == 4 else "war-short",
+                ev.append(Event("reveal", "war" if n == need else "war-short",
                                 f"{{{p}}} turns up {general}.", p, (general,), {"role": "general"}))
-        winner = "p1" if ACE_HIGH[up["p1"].rank] > ACE_HIGH[up["p2"].rank] else "p2"
+        p1_higher = rank[up["p1"].rank] > rank[up["p2"].rank]
+        winner = "p1" if p1_higher != lower_wins else "p2"
         loser = "p2" if winner == "p1" else "p1"
         self.show()
         taken = played[winner] + played[loser]
         self.decks[winner].extend(taken)
-        ev.append(Event("take", "war" if wars else "higher-takes",
+        ev.append(Event("take", "war" if wars else TAKES_RULE[self.options["wins"]],
                         f"{{{winner}}}'s {up[winner]} beats {up[loser]}: "
                         f"{{{winner}}} takes {len(taken)} cards.",
                         winner, tuple(taken), {"count": len(taken)}))
@@ -232,7 +256,10 @@ def max_steps(options: dict[str, Any]) -> int:
 GAME = GameDef(
     slug="war", title="War", options=OPTIONS, rule_ids=RULES, event_kinds=EVENT_KINDS,
     view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup, heuristic=heuristic,
-    max_steps=max_steps, option_sets=[{}, {"max_tricks": 200}],
+    max_steps=max_steps,
+    option_sets=[{}, {"max_tricks": 200}, {"wins": "lower"},
+                 {"aces": "low", "war_cards": 1, "max_tricks": 500}],
+    rules_for=rules_for,
 )
 WarState.game = GAME
 

@@ -26,6 +26,7 @@ from weasyprint.text.fonts import FontConfiguration
 
 from ... import __version__
 from ...engine.core import full_deck
+from ...model import Book
 from ..fetch import CardFetcher, card_url
 from ..fonts import font_face_css
 from ..markup import Markdown, page_ref
@@ -287,7 +288,7 @@ class BookRenderer:
         book = {
             "version": __version__, "paper": self.paper, "date": _dt.date.today().isoformat(),
             "text_width": TEXT_WIDTH[self.paper], "text_height": TEXT_HEIGHT[self.paper], "max_cols": 14, "compendium": False,
-            "heading": "", "intro": "", "cover_cards": [],
+            "heading": "", "intro": "", "cover_cards": [], "tagline": "", "credits": "",
         }
         book.update(kw)
         return book
@@ -299,7 +300,7 @@ class BookRenderer:
             title=f"{g.title}: rules", author=g.designer,
             subject=f"Rules of {g.title}, a card game for {g.players} players. {g.tagline}",
             keywords=", ".join(["card game", "War variant", "rules", g.title]),
-            cover_cards=[card_url("full-" + c) for c in COVER_CARDS.get(g.slug, ("AS", "KH", "QC", "JD"))],
+            cover_cards=[card_url("full-" + c) for c in game_report.game.cover_cards],
         )
         return g, self.env.get_template("book/book.html.j2").render(book=book, games=[g])
 
@@ -328,11 +329,12 @@ class BookRenderer:
         return BookInfo(slug=g.slug, title=g.title, path=target, count=count,
                         pages=anchor_pages(doc))
 
-    def front_html(self, games: list[GameView], intro: str) -> str:
+    def front_html(self, games: list[GameView], intro: str, look: Book) -> str:
         """The compendium's front matter (cover, one contents for the whole book, the
-        introduction to War and the comparison table) as HTML."""
+        introduction and the comparison table) as HTML; ``look``: the project's title."""
         book = self._book(
-            title="The Book of War: classic War and five variants", heading="The Book of War",
+            title=f"{look.title}: {look.subtitle}" if look.subtitle else look.title,
+            heading=look.title, tagline=look.subtitle, credits=look.credits,
             compendium=True,
             author="; ".join(f"{g.title}: {g.designer}" for g in games),
             subject="Rules, worked examples and quick references for "
@@ -381,11 +383,3 @@ class BookInfo:
     pages: dict[str, int]
 
 
-COVER_CARDS = {
-    "war": ("8S", "8H", "AC", "KD"),
-    "winning-the-battle": ("KS", "QH", "2C", "10D"),
-    "battle-lines": ("4D", "5C", "JS", "9H"),
-    "deck-management": ("AS", "2H", "3C", "AD"),
-    "battle": ("AH", "KS", "QD", "JC"),
-    "ultimate": ("KC", "QD", "KS", "10D"),
-}

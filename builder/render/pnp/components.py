@@ -71,20 +71,6 @@ CARD_W, CARD_H = 63.0, 88.0
 AID_W, AID_H = 92.0, 132.0
 TTS_COLS, TTS_ROWS, TTS_MAX_W = 10, 7, 4096
 
-ACCENTS = {
-    "war": "#7a4b1e",
-    "winning-the-battle": "#3f5366",
-    "ultimate": "#9e1c26",
-    "battle-lines": "#2c5d9e",
-    "battle": "#8c1c2e",
-    "deck-management": "#2f6b4f",
-}
-PLAYER_COLOURS = {
-    "battle-lines": {"p1": "#2c5d9e", "p2": "#5f6368"},
-    "battle": {"p1": "#a3182f", "p2": "#1f1f1f", "p3": "#d0573c", "p4": "#454545"},
-}
-
-
 class ComponentError(RenderError):
     """A component sheet that cannot be made: no kit, text that does not fit, a bad layout."""
 
@@ -637,9 +623,25 @@ def _aid_piece(r: Renderer, words: Words, macro: str, who: str, stem: str, accen
                  lambda bl, m=m, who=who: str(m(words, who, r.ink.c(accent), AID_W, AID_H, bl)))
 
 
+def kit_player_aids(r: Renderer, game, paper: str) -> Kit:
+    """The kit of a game that declares none: a player aid for each player, made from the
+    game's quick reference."""
+    words = Words(game)
+    names = game.player_names
+    aids = [_aid_piece(r, words, "aid_quickref", f"Player aid · {names[p]}", f"aid-{p}",
+                       game.accent) for p in sorted(names)]
+    per_sheet = 2
+    sheets = [sheet_grid(paper, False, "player aids", aids[i:i + per_sheet], 2, 1, 0.0, "aid")
+              for i in range(0, len(aids), per_sheet)]
+    rows = [CoverRow("Player aid (the quick reference)", str(len(aids)),
+                     f"{AID_W:g} x {AID_H:g} mm",
+                     ", ".join(str(i + 2) for i in range(len(sheets))))]
+    return Kit(sheets, rows, aids)
+
+
 def kit_war(r: Renderer, game, paper: str) -> Kit:
     words = Words(game)
-    accent = ACCENTS["war"]
+    accent = game.accent
     names = game.player_names
     aids = [_aid_piece(r, words, "aid_war", f"Player aid · {names[p]}", f"aid-{p}", accent)
             for p in sorted(names)]
@@ -650,7 +652,7 @@ def kit_war(r: Renderer, game, paper: str) -> Kit:
 
 def kit_winning_the_battle(r: Renderer, game, paper: str) -> Kit:
     words = Words(game)
-    accent = ACCENTS["winning-the-battle"]
+    accent = game.accent
     box = art.TOKEN_BOX
     off = (box - art.TOKEN_D) / 2
 
@@ -684,7 +686,7 @@ def kit_winning_the_battle(r: Renderer, game, paper: str) -> Kit:
 
 def kit_ultimate(r: Renderer, game, paper: str) -> Kit:
     words = Words(game)
-    accent = ACCENTS["ultimate"]
+    accent = game.accent
     last = sum(range(1, 14))            # 91: every diamond
     tiles_n = last // art.TILE_CELLS + 1
     b = L.BLEED
@@ -763,7 +765,7 @@ def kit_battle_lines(r: Renderer, game, paper: str) -> Kit:
     names = game.player_names
     pieces = []
     for p in sorted(names):
-        colour = PLAYER_COLOURS["battle-lines"].get(p, ACCENTS["battle-lines"])
+        colour = game.player_colours.get(p, game.accent)
         who = f"{names[p]}'s battlefield"
         pieces.append(Piece(f"mat-{p}", f"Battlefield mat ({names[p]})", W, H, 0.0,
                             lambda bl, colour=colour, who=who: _battlefield(r, words, who, colour,
@@ -821,19 +823,20 @@ def kit_battle(r: Renderer, game, paper: str) -> Kit:
     suit_of = {"p1": "H", "p2": "S", "p3": "D", "p4": "C"}
 
     def mat(p: str, cards_text: str, players: int) -> Piece:
-        colour = PLAYER_COLOURS["battle"][p]
+        colour = game.player_colours[p]
         return Piece(f"mat-{players}p-{p}", f"Player mat, {players} players ({names[p]})", W, H,
                      0.0, lambda bl: art.svg(W, H, _battle_mat(r.ink, names[p], cards_text,
                                                                colour, suit_of[p], W, H), bl))
 
     two_mats = [mat(p, two[p], 2) for p in ("p1", "p2")]
     four_mats = [mat(p, four[p], 4) for p in ("p1", "p2", "p3", "p4")]
-    accent = ACCENTS["battle"]
+    accent = game.accent
 
     def killed(four_players: bool) -> Piece:
         players = 4 if four_players else 2
         return Piece(f"killed-{players}p", f"Killed pile mat, {players} players", W, H, 0.0,
-                     lambda bl: _killed_mat(r, words, names, accent, W, H, bl, four_players))
+                     lambda bl: _killed_mat(r, words, names, game.player_colours, accent, W, H, bl,
+                                         four_players))
 
     k2, k4 = killed(False), killed(True)
     sheets = [
@@ -883,8 +886,8 @@ def _battle_mat(ink: art.Ink, name: str, cards_text: str, colour: str, suit: str
     return "".join(out)
 
 
-def _killed_mat(r: Renderer, words: Words, names: dict, accent: str, W: float, H: float,
-                bl: tuple, four: bool) -> str:
+def _killed_mat(r: Renderer, words: Words, names: dict, colours: dict, accent: str, W: float,
+                H: float, bl: tuple, four: bool) -> str:
     ink = r.ink
     sw, sh = art.SPACE_W, art.SPACE_H
     y = (H - sh) / 2
@@ -896,7 +899,7 @@ def _killed_mat(r: Renderer, words: Words, names: dict, accent: str, W: float, H
         out.append(art.text(cx, cy + 1.2, "KILLED", 6.5, weight=700, fill=ink.c(accent)))
         seats = [("p1", 0, 28), ("p2", -30, 0), ("p3", 0, -28), ("p4", 30, 0)]
         for p, dx, dy in seats:
-            colour = PLAYER_COLOURS["battle"][p]
+            colour = colours[p]
             out.append(art.text(cx + dx, cy + dy + 1.5, names[p], 8, weight=700,
                                 fill=ink.c(colour)))
         out.append(art.text(cx, H - 5, "seating, clockwise", 6.5, fill=ink.c("#555555")))
@@ -906,12 +909,12 @@ def _killed_mat(r: Renderer, words: Words, names: dict, accent: str, W: float, H
     else:
         p1, p2 = names["p1"], names["p2"]
         out.append(art.card_space(ink, 6.0, y, f"{p1.upper()} PLAYS",
-                                  PLAYER_COLOURS["battle"]["p1"], note="face down,\nthen reveal",
+                                  colours["p1"], note="face down,\nthen reveal",
                                   dashed=True))
         out.append(art.card_space(ink, 6.0 + sw + 5.0, y, "KILLED", accent,
                                   note="face up\nout for good"))
         out.append(art.card_space(ink, 6.0 + 2 * (sw + 5.0), y, f"{p2.upper()} PLAYS",
-                                  PLAYER_COLOURS["battle"]["p2"], note="face down,\nthen reveal",
+                                  colours["p2"], note="face down,\nthen reveal",
                                   dashed=True, turn=True))
         tx = 6.0 + 3 * sw + 2 * 5.0 + 6.0
     body = art.svg(W, H, "".join(out), bl)
@@ -922,7 +925,7 @@ def _killed_mat(r: Renderer, words: Words, names: dict, accent: str, W: float, H
 
 def kit_deck_management(r: Renderer, game, paper: str) -> Kit:
     words = Words(game)
-    accent = ACCENTS["deck-management"]
+    accent = game.accent
     names = game.player_names
     TW, TH = 184.0, 100.0
 
@@ -987,9 +990,7 @@ KITS: dict[str, Callable] = {
 
 
 def game_sheets(r: Renderer, game, paper: str) -> tuple[list[L.Sheet], Kit]:
-    maker = KITS.get(game.slug)
-    if maker is None:
-        raise ComponentError(f"no print-and-play components are defined for '{game.slug}'")
+    maker = KITS.get(game.slug, kit_player_aids)
     kit = maker(r, game, paper)
     duplex = []
     for i, s in enumerate(kit.sheets):
@@ -1003,7 +1004,7 @@ def game_sheets(r: Renderer, game, paper: str) -> tuple[list[L.Sheet], Kit]:
 
 
 # --------------------------------------------------------------------------- the deck
-def deck_sheets(r: Renderer, paper: str) -> tuple[list[L.Sheet], list[L.Sheet]]:
+def deck_sheets(r: Renderer, paper: str, title: str) -> tuple[list[L.Sheet], list[L.Sheet]]:
     """(duplex sheets, gutter-fold sheets), each list starting with its cover."""
     cards = full_deck()
     low = r.ink.low
@@ -1058,7 +1059,7 @@ def deck_sheets(r: Renderer, paper: str) -> tuple[list[L.Sheet], list[L.Sheet]]:
         "Card stock of 200 to 300 g/m², or paper slipped into sleeves in front of an old "
         "card, shuffles best.",
     ]
-    cover = cover_sheet(r, paper, "The Book of War: a print-and-play deck",
+    cover = cover_sheet(r, paper, f"{title}: a print-and-play deck",
                         "52 poker-size cards with two back designs", rows,
                         "nothing else: the 52 cards make one deck; print both decks for "
                         "Winning the Battle.", steps)
@@ -1087,7 +1088,7 @@ def deck_sheets(r: Renderer, paper: str) -> tuple[list[L.Sheet], list[L.Sheet]]:
         "The backs' art runs 3 mm past their cut lines, so a fold a little off leaves no "
         "white edge.",
     ]
-    cover_f = cover_sheet(r, paper, "The Book of War: a print-and-play deck, gutter fold",
+    cover_f = cover_sheet(r, paper, f"{title}: a print-and-play deck, gutter fold",
                           "52 poker-size cards, faces and backs on one side of the paper", rows_f,
                           "glue (a glue stick or spray mount).", steps_f)
     return duplex_sheets, number_sheets([cover_f] + fold)
@@ -1227,14 +1228,15 @@ def render_all(report, games, staging: Path, *, paper: str = "a4", ink: str = "f
         t_png += time.perf_counter() - t1
     r.timings["png components"] = t_png
     if whole:
-        duplex, fold = deck_sheets(r, paper)
+        book_title = report.content.book.title
+        duplex, fold = deck_sheets(r, paper, book_title)
         n = r.write_pdf(duplex, pdf_dir / "pnp-deck.pdf",
-                        title="The Book of War: print-and-play deck",
+                        title=f"{book_title}: print-and-play deck",
                         subject="52 poker-size cards, 63 x 88 mm, 9 a page, two back designs, "
                                 "for long-edge duplex", duplex=True)
         say(f"wrote pdf/pnp-deck.pdf ({n} sheets)")
         n = r.write_pdf(fold, pdf_dir / "pnp-deck-gutterfold.pdf",
-                        title="The Book of War: print-and-play deck, gutter fold",
+                        title=f"{book_title}: print-and-play deck, gutter fold",
                         subject="52 poker-size cards, 63 x 88 mm, gutter fold, two back designs")
         say(f"wrote pdf/pnp-deck-gutterfold.pdf ({n} sheets)")
         t1 = time.perf_counter()

@@ -38,7 +38,6 @@ from ..templating import TEMPLATES, environment
 
 SITE_TEMPLATES = TEMPLATES / "site"
 
-SITE_TITLE = "The Book of War"
 PDF = "../pdf"  # the PDFs, relative to the site folder (output/pdf beside output/site)
 
 #: static files copied from templates/site into site/assets
@@ -230,7 +229,7 @@ class SiteRenderer:
         self.env.filters["words"] = lambda n: NUMBER_WORDS.get(n, str(n))
         self.env.filters["widest"] = lambda e: max(
             [sum(e.setup.widths)] + [sum(s.diagram.widths) for s in e.steps])
-        self.env.globals.update(site_title=SITE_TITLE, version=__version__,
+        self.env.globals.update(version=__version__,
                                 page_name=page_name, short_title=short_title,
                                 describe=describe)
 
@@ -276,21 +275,22 @@ class SiteRenderer:
         known = {"compendium", "pnp-deck"} | {f"{g.slug}-{k}" for g in views
                                                 for k in ("rules", "components")}
         pdfs = PdfLinks(pdf_dir, known)
-        self.env.globals.update(pdf=pdfs, extra_pdfs=pdfs.extras())
+        title = report.content.book.title
+        self.env.globals.update(pdf=pdfs, extra_pdfs=pdfs.extras(), site_title=title)
         intro = Markdown(lambda rid: None).block(report.content.intro)
         pages = {
             "index.html": self.env.get_template("site/index.html.j2").render(
-                games=views, nav=nav, current="", intro=intro, page_title=SITE_TITLE,
-                description="Rules, worked examples and printable sheets for classic War "
-                            "and its variants."),
+                games=views, nav=nav, current="", intro=intro, page_title=title,
+                description=report.content.book.subtitle or f"Rules, worked examples and "
+                            f"printable sheets for {', '.join(g.title for g in views)}."),
             "search.html": self.env.get_template("site/search.html.j2").render(
-                games=views, nav=nav, current="", page_title=f"Search · {SITE_TITLE}",
+                games=views, nav=nav, current="", page_title=f"Search · {title}",
                 description="Search the rules, glossaries and worked examples of every game."),
         }
         game_t = self.env.get_template("site/game.html.j2")
         for g in views:
             pages[page_name(g.slug)] = game_t.render(
-                g=g, nav=nav, current=g.slug, page_title=f"{g.title} · {SITE_TITLE}",
+                g=g, nav=nav, current=g.slug, page_title=f"{g.title} · {title}",
                 description=f"Rules of {g.title}: {g.tagline}",
                 result_text=lambda res, g=g: result_text(res, g.names))
         for name, text in pages.items():
