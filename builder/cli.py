@@ -1,4 +1,5 @@
-"""The command line: ``warbook check`` and ``warbook build``."""
+"""The command line: ``warbook check``, ``warbook build`` and ``warbook new``; the only
+module that prints and sets the exit status."""
 
 from __future__ import annotations
 
@@ -79,6 +80,27 @@ def cmd_build(args) -> int:
         return 1
 
 
+def cmd_new(args) -> int:
+    from .scaffold import ScaffoldError, new_example, new_game
+
+    root = Path(args.content)
+    try:
+        if args.what == "game":
+            written = new_game(root, args.name, source=args.source)
+            folder = root / args.name
+            print(f"wrote {folder}/ ({len(written)} files) and added '{args.name}' to "
+                  f"{root / 'index.yaml'}")
+            print(f"next: edit {folder}/game.yaml and rules.md, then run 'warbook check'")
+        else:
+            path = new_example(root, args.name)
+            print(f"wrote {path}")
+            print("next: change its setup and steps, then run 'warbook check'")
+    except ScaffoldError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="warbook", description=(
         "Prove card-game rules by replaying their worked examples, and render them "
@@ -102,6 +124,19 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--four-colour", action="store_true",
                    help="print the rulebooks' cards with four-colour suits")
     b.set_defaults(func=cmd_build)
+
+    n = sub.add_parser("new", help="start a new game or a new worked example")
+    n_sub = n.add_subparsers(dest="what", required=True)
+    ng = n_sub.add_parser("game", help="write a new game folder that passes check and build")
+    ng.add_argument("name", metavar="SLUG", help="the game's folder name, such as my-war")
+    ng.add_argument("--from", dest="source", metavar="SLUG",
+                    help="copy this game's folder instead of starting from classic War")
+    ng.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
+    ng.set_defaults(func=cmd_new)
+    ne = n_sub.add_parser("example", help="write the next numbered example of a game")
+    ne.add_argument("name", metavar="GAME", help="the game's slug")
+    ne.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
+    ne.set_defaults(func=cmd_new)
 
     args = ap.parse_args(argv)
     try:

@@ -17,9 +17,10 @@ TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 def environment(**options) -> jinja2.Environment:
     """A Jinja environment over the templates: autoescaped, strict about undefined names,
     with block tags trimmed. ``options`` are passed on (e.g. ``extensions``)."""
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, **options)
+    settings = dict(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
+                    lstrip_blocks=True)
+    settings.update(options)
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), **settings)
 
 
 def template_file(name: str) -> Path:
