@@ -171,3 +171,9 @@ def test_new_game_from_another_and_new_example(tmp_path: Path):
     assert f"my-battle: {last + 1}/{last + 1} examples replay" in check.stdout
     again = warbook("new", "example", "nope", "--content", str(content), cwd=tmp_path)
     assert again.returncode == 1 and "no game 'nope'" in again.stderr
+
+
+def test_the_engine_in_the_guide_is_the_one_tested():
+    doc = (ROOT / "docs" / "writing-an-engine.md").read_text()
+    block = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    assert block == (FIXTURE / "engine.py").read_text()
