@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .check import Report
 from .render.errors import RenderError
+from .render.templating import overrides_of
 
 
 class BuildError(Exception):
@@ -129,7 +130,8 @@ def render_pdfs(report: Report, games: list, pdf_dir: Path, *, paper: str = "a4"
 
     from .render.book.pdf import BookRenderer
 
-    books = BookRenderer(paper=paper, four_colour=four_colour)
+    books = BookRenderer(paper=paper, four_colour=four_colour,
+                         templates=overrides_of(report.content.root))
     order = sorted(games, key=lambda gr: -book_cost(gr))
     next_book = multiprocessing.get_context("fork").Value("i", 0)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -144,6 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # noqa: BLE001 - the last resort: a bug, not a content error
+        print(f"internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        print("this is a bug in warbook, not in your content; nothing was written. Please "
+              "report it with the command you ran (WARBOOK_DEBUG=1 shows the traceback).",
+              file=sys.stderr)
+        if os.environ.get("WARBOOK_DEBUG"):
+            raise
+        return 2
 
 
 if __name__ == "__main__":

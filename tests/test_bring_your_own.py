@@ -177,3 +177,35 @@ def test_the_engine_in_the_guide_is_the_one_tested():
     doc = (ROOT / "docs" / "writing-an-engine.md").read_text()
     block = doc.split("```python\n", 1)[1].split("```", 1)[0]
     assert block == (FIXTURE / "engine.py").read_text()
+
+
+def test_the_look_and_the_templates_belong_to_the_content(tmp_path: Path):
+    """index.yaml's book: names the book; a template in content/templates/ overrides the
+    shipped one of the same name (a page template and a stylesheet)."""
+    from pypdf import PdfReader
+
+    content = content_with(tmp_path, "peace", ROOT / "content" / "peace")
+    (content / "index.yaml").write_text(
+        "book:\n  title: The Tiny Tome\n  subtitle: One game, upside down\n  paper: letter\n"
+        "games: [peace]\n")
+    site_templates = content / "templates" / "site"
+    site_templates.mkdir(parents=True)
+    index = (ROOT / "templates" / "site" / "index.html.j2").read_text()
+    assert "{% endblock %}" in index
+    head, end, tail = index.rpartition("{% endblock %}")
+    (site_templates / "index.html.j2").write_text(
+        head + "<p>MARKER-FROM-CONTENT</p>" + end + tail)
+    (site_templates / "site.css").write_text("/* CSS-MARKER */ body { color: #111; }\n")
+    out = tmp_path / "output"
+    proc = warbook("build", "--content", str(content), "--out", str(out), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    home = (out / "site" / "index.html").read_text()
+    assert "MARKER-FROM-CONTENT" in home and "The Tiny Tome" in home
+    assert "CSS-MARKER" in (out / "site" / "assets" / "site.css").read_text()
+    compendium = PdfReader(out / "pdf" / "compendium.pdf")
+    assert compendium.metadata.title == "The Tiny Tome: One game, upside down"
+    width, height = (float(v) for v in compendium.pages[0].mediabox[2:])
+    assert (round(width), round(height)) == (612, 792)  # US Letter, from book.paper
+    assert PdfReader(out / "pdf" / "pnp-deck.pdf").metadata.title.startswith("The Tiny Tome")
+    for page in (out / "site").glob("*.html"):
+        assert "Book of War" not in page.read_text(), page.name

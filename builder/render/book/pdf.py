@@ -248,9 +248,10 @@ def example_height(e, text_width: float, max_cols: int = 14) -> float:
 
 
 class BookRenderer:
-    def __init__(self, paper: str = "a4", four_colour: bool = False):
+    def __init__(self, paper: str = "a4", four_colour: bool = False,
+                 templates: Path | None = None):
         self.paper = paper
-        self.env = environment(extensions=["jinja2.ext.do"])
+        self.env = environment(templates, extensions=["jinja2.ext.do"])
         self.env.globals["example_height"] = example_height
         self.env.globals["comment_below"] = comment_below
         self.env.globals["step_layout"] = step_layout
@@ -260,7 +261,7 @@ class BookRenderer:
         self.env.globals["diagram_id"] = self.fetcher.diagram_id
         self.image_cache: dict = {}
         css_text = (font_face_css() + "\n" + f"@page {{ size: {PAPER[paper]}; }}\n"
-                    + read_template_file("book/book.css"))
+                    + read_template_file("book/book.css", templates))
         self.css = CSS(string=css_text, font_config=self.font_config,
                        url_fetcher=self.fetcher)
         # the hyphenation patterns, parsed once (pyphen keeps them) rather than by each

@@ -63,7 +63,7 @@ from ..errors import RenderError
 from ..fetch import CardFetcher
 from ..fonts import font_face_css
 from ..markup import Markdown
-from ..templating import TEMPLATES, environment, read_template_file
+from ..templating import TEMPLATES, environment, overrides_of, read_template_file
 from . import art
 from . import layout as L
 DPI = 300
@@ -186,12 +186,13 @@ class Renderer:
     """Renders sheets to PDF and pieces to PNG. ``share``: another renderer whose
     FontConfiguration, URL fetcher and image cache this one reuses."""
 
-    def __init__(self, paper: str = "a4", ink: str = "full", share: "Renderer | None" = None):
+    def __init__(self, paper: str = "a4", ink: str = "full", share: "Renderer | None" = None,
+                 templates: Path | None = None):
         if paper not in L.PAPERS:
             raise ComponentError(f"unknown paper {paper!r}")
         self.paper = paper
         self.ink = art.Ink(ink)
-        self.env = environment()
+        self.env = environment(templates)
         self.env.globals.update(mm=mm, marks=self._marks, label_html=self._label)
         self.texts = self.env.get_template("components/texts.html.j2").module
         self.cover_macro = self.env.get_template("components/cover.html.j2").module.cover
@@ -200,7 +201,7 @@ class Renderer:
         self.image_cache: dict = share.image_cache if share else {}
         name = {"a4": "A4", "letter": "letter"}[paper]
         self.base_css = (font_face_css() + "\n"
-                         + read_template_file("components/components.css"))
+                         + read_template_file("components/components.css", templates))
         self.sheet_css = CSS(string=self.base_css + (
             f"\n@page {{ size: {name}; margin: 0; }}\n"
             f"@page landscape {{ size: {name} landscape; margin: 0; }}\n"),
@@ -1193,7 +1194,8 @@ def render_all(report, games, staging: Path, *, paper: str = "a4", ink: str = "f
         raise ComponentError("the Python package pypdfium2 is missing (it renders the PNG "
                          "exports); run 'bash scripts/setup'")
     t0 = time.perf_counter()
-    r = Renderer(paper, ink)
+    templates = overrides_of(report.content.root)
+    r = Renderer(paper, ink, templates=templates)
     pdf_dir = staging / "pdf"
     png_dir = staging / "png"
     pdf_dir.mkdir(parents=True, exist_ok=True)
@@ -1222,7 +1224,7 @@ def render_all(report, games, staging: Path, *, paper: str = "a4", ink: str = "f
     # low-ink build the components are drawn once more, in colour, one to a page
     pr = r
     if r.ink.low:
-        pr = Renderer(paper, "full", share=r)
+        pr = Renderer(paper, "full", share=r, templates=templates)
         t1 = time.perf_counter()
         written += pr.export_pngs(exports)
         t_png += time.perf_counter() - t1

@@ -34,9 +34,7 @@ from ..errors import RenderError
 from ..fonts import find as find_font
 from ..markup import XREF, Markdown, plain
 from ..present import GameView, Links, Presenter
-from ..templating import TEMPLATES, environment
-
-SITE_TEMPLATES = TEMPLATES / "site"
+from ..templating import environment, overrides_of, template_file
 
 PDF = "../pdf"  # the PDFs, relative to the site folder (output/pdf beside output/site)
 
@@ -223,8 +221,9 @@ class PdfLinks:
 
 
 class SiteRenderer:
-    def __init__(self) -> None:
-        self.env = environment()
+    def __init__(self, templates: Path | None = None) -> None:
+        self.templates = templates
+        self.env = environment(templates)
         self.env.filters["span"] = lambda widths: round(sum(widths), 3)
         self.env.filters["words"] = lambda n: NUMBER_WORDS.get(n, str(n))
         self.env.filters["widest"] = lambda e: max(
@@ -299,7 +298,7 @@ class SiteRenderer:
         assets = out / "assets"
         assets.mkdir()
         for name in ASSETS:
-            shutil.copyfile(SITE_TEMPLATES / name, assets / name)
+            shutil.copyfile(template_file(f"site/{name}", self.templates), assets / name)
         (assets / "search-index.js").write_text(
             js_assign("WARBOOK_SEARCH", {
                 "games": {g.slug: short_title(g.title) for g in views},
@@ -363,7 +362,8 @@ def render_site(report, staging: Path, say: Callable[[str], None] | None = None)
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    counts = SiteRenderer().render(report, out, pdf_dir=Path(staging) / "pdf")
+    counts = SiteRenderer(overrides_of(report.content.root)).render(
+        report, out, pdf_dir=Path(staging) / "pdf")
     if say is not None:
         files = sum(1 for p in out.rglob("*") if p.is_file())
         say(f"wrote site/ ({counts['pages']} pages, {counts['cards']} card images, {files} files) "

@@ -1,0 +1,153 @@
+"""A stage that fails, in this process or in a forked one, fails the whole build: nothing
+is published, the previous output stays exactly as it was, and no staging folder is left
+behind (issue 12). Each stage is made to raise inside a real ``build()``."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from builder.build import BuildError, build
+from builder.check import run_check
+from builder.render.book.pdf import BookRenderer
+from builder.render.errors import RenderError
+from builder.render.pnp import components
+from builder.render.site import pages
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = [pytest.mark.slow, pytest.mark.build]
+
+
+@pytest.fixture(scope="module")
+def small_report(tmp_path_factory):
+    """A one-game content (War) checked: the cheapest whole build there is."""
+    content = tmp_path_factory.mktemp("content")
+    shutil.copytree(ROOT / "content" / "war", content / "war")
+    (content / "index.yaml").write_text("games: [war]\n")
+    report = run_check(content)
+    assert report.ok, [d.format() for d in report.diagnostics]
+    return report
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def previous(tmp_path: Path) -> Path:
+    """An output folder holding a previous build's files (stand-ins: what matters is that
+    not one byte of them changes and nothing is added)."""
+    out = tmp_path / "output"
+    (out / "pdf").mkdir(parents=True)
+    (out / "site").mkdir()
+    (out / "pdf" / "war-rules.pdf").write_bytes(b"%PDF-previous")
+    (out / "site" / "index.html").write_text("<p>previous</p>")
+    return out
+
+
+def boom(*args, **kwargs):
+    raise RenderError("the stage was made to fail")
+
+
+def in_child_only(parent: int):
+    def fail(*args, **kwargs):
+        if os.getpid() != parent:
+            raise RuntimeError("the child stage was made to fail")
+        return ORIGINAL_WRITE_BOOK(*args, **kwargs)
+    return fail
+
+
+ORIGINAL_WRITE_BOOK = BookRenderer.write_book
+
+STAGES = {
+    # the rulebooks: laid out in this process and a forked one
+    "books": (BookRenderer, "write_book", boom),
+    # the component sheets: drawn in a forked child (an unexpected exception there)
+    "components": (components, "render_all",
+                   lambda *a, **k: (_ for _ in ()).throw(RuntimeError("sheets failed"))),
+    # the website, after the PDFs, in this process
+    "site": (pages, "render_site", boom),
+    # binding the compendium from the written rulebooks
+    "binding": (BookRenderer, "bind_compendium", boom),
+}
+
+
+def assert_untouched(out: Path, before: dict[str, str]) -> None:
+    assert snapshot(out) == before
+    leftovers = [p.name for p in out.parent.iterdir() if ".staging-" in p.name]
+    assert leftovers == []
+    assert not [p for p in out.rglob(".*old*")]
+
+
+@pytest.mark.parametrize("stage", sorted(STAGES))
+def test_a_failing_stage_fails_the_build_and_publishes_nothing(stage, small_report, previous,
+                                                              monkeypatch):
+    owner, name, failure = STAGES[stage]
+    monkeypatch.setattr(owner, name, failure)
+    before = snapshot(previous)
+    with pytest.raises(BuildError):
+        build(small_report, previous, quiet=True)
+    assert_untouched(previous, before)
+
+
+def test_an_unexpected_error_in_a_stage_still_publishes_nothing(small_report, previous,
+                                                               monkeypatch):
+    """Not a render error but a bug (here a RuntimeError in the site stage): it goes up as
+    it is (the command line reports it as an internal error), and the output is as it was."""
+    def bug(*args, **kwargs):
+        raise RuntimeError("a bug")
+    monkeypatch.setattr(pages, "render_site", bug)
+    before = snapshot(previous)
+    with pytest.raises(RuntimeError, match="a bug"):
+        build(small_report, previous, quiet=True)
+    assert_untouched(previous, before)
+
+
+def test_a_book_that_fails_only_in_the_forked_process_fails_the_build(small_report, tmp_path,
+                                                                      monkeypatch):
+    """Two rulebooks, so that the second process takes one; only the child fails. A child
+    that exits with a positive status must count as failed (it did: exit status 1)."""
+    content = tmp_path / "content"
+    for slug in ("war", "peace"):
+        shutil.copytree(ROOT / "content" / slug, content / slug)
+    (content / "index.yaml").write_text("games: [war, peace]\n")
+    report = run_check(content)
+    assert report.ok
+    out = tmp_path / "output"
+    out.mkdir()
+    (out / "keep.txt").write_text("previous")
+    before = snapshot(out)
+    monkeypatch.setattr(BookRenderer, "write_book", in_child_only(os.getpid()))
+    with pytest.raises(BuildError, match="rulebooks: failed"):
+        build(report, out, quiet=True, game=None)
+    assert_untouched(out, before)
+
+
+def test_a_failing_stage_is_a_clean_error_on_the_command_line(tmp_path: Path):
+    """Through the CLI: a stage error is a message and exit status 1, never a traceback."""
+    import subprocess
+    import sys
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "war", content / "war")
+    rules = content / "war" / "rules.md"
+    # an id the website keeps for itself: the check passes, the site stage refuses it
+    rules.write_text(rules.read_text().replace("{#golden-rules-decide}", "{#glossary}", 1))
+    (content / "index.yaml").write_text("games: [war]\n")
+    out = tmp_path / "output"
+    out.mkdir()
+    (out / "keep.txt").write_text("previous")
+    proc = subprocess.run([sys.executable, "-m", "builder", "build", "--content", str(content),
+                           "--out", str(out)], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=600)
+    assert proc.returncode == 1
+    assert "error: war: the rule 1.1 has the id 'glossary'" in proc.stderr
+    assert "nothing was written; the previous output is unchanged" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
