@@ -42,3 +42,17 @@ def built(tmp_path_factory) -> Path:
     proc = run_warbook("build", "--out", str(out))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return out
+
+
+#: fixtures whose tests are slow by nature: a real build, or a browser
+SLOW_FIXTURES = {"built": ("slow", "build"), "books": ("slow", "build"),
+                 "page": ("slow", "browser"), "browser": ("slow", "browser")}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests that use a slow fixture, so ``pytest -m "not slow"`` (the inner loop)
+    leaves them out without each test having to say so."""
+    for item in items:
+        for fixture in item.fixturenames:
+            for name in SLOW_FIXTURES.get(fixture, ()):
+                item.add_marker(getattr(pytest.mark, name))

@@ -51,6 +51,7 @@ def assert_builds(tmp: Path, content: Path, slug: str, env: dict | None = None) 
     assert package_unchanged() == before
 
 
+@pytest.mark.slow
 def test_peace_is_content_only(tmp_path: Path):
     peace = ROOT / "content" / "peace"
     assert not list(peace.rglob("*.py")), "Peace must need no Python"
@@ -76,11 +77,13 @@ def test_peace_plays_the_lower_card(tmp_path: Path):
     assert (take.player, take.rule) == ("p2", "lower-takes")
 
 
+@pytest.mark.slow
 def test_a_game_with_its_own_engine_file(tmp_path: Path):
     content = content_with(tmp_path, "high-five", FIXTURE)
     assert_builds(tmp_path, content, "high-five")
 
 
+@pytest.mark.slow
 def test_a_game_whose_engine_a_plugin_registers(tmp_path: Path):
     """The plugin is made visible offline: its module and its ``.dist-info`` (with the
     entry point) in a folder on PYTHONPATH, as pip would install them."""
@@ -105,6 +108,7 @@ def test_a_game_whose_engine_a_plugin_registers(tmp_path: Path):
     assert_builds(tmp_path, content, "high-five", env=env)
 
 
+@pytest.mark.slow
 def test_an_unknown_engine_names_the_line_and_the_engines_available(tmp_path: Path):
     content = content_with(tmp_path, "peace", ROOT / "content" / "peace")
     game_yaml = content / "peace" / "game.yaml"
@@ -120,6 +124,7 @@ def test_an_unknown_engine_names_the_line_and_the_engines_available(tmp_path: Pa
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_an_engine_file_that_fails_is_reported_at_its_line(tmp_path: Path):
     content = content_with(tmp_path, "high-five", FIXTURE)
     engine = content / "high-five" / "engine.py"
@@ -134,6 +139,7 @@ def test_an_engine_file_that_fails_is_reported_at_its_line(tmp_path: Path):
     assert "engine.py's GAME must be a GameDef" in proc.stderr
 
 
+@pytest.mark.slow
 def test_new_game_passes_check_and_refuses_to_overwrite(tmp_path: Path):
     content = tmp_path / "content"
     content.mkdir()
@@ -152,6 +158,7 @@ def test_new_game_passes_check_and_refuses_to_overwrite(tmp_path: Path):
     assert bad.returncode == 1 and "is not a usable game name" in bad.stderr
 
 
+@pytest.mark.slow
 def test_new_game_from_another_and_new_example(tmp_path: Path):
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content" / "battle", content / "battle")
@@ -179,6 +186,7 @@ def test_the_engine_in_the_guide_is_the_one_tested():
     assert block == (FIXTURE / "engine.py").read_text()
 
 
+@pytest.mark.slow
 def test_the_look_and_the_templates_belong_to_the_content(tmp_path: Path):
     """index.yaml's book: names the book; a template in content/templates/ overrides the
     shipped one of the same name (a page template and a stylesheet)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 import xml.etree.ElementTree as ET
 from collections import Counter
 
@@ -337,16 +336,12 @@ def test_idprefix_is_accepted_and_no_ids_are_emitted():
 
 
 # --------------------------------------------------------------------------- speed
-def test_all_full_faces_are_fast():
-    best = float("inf")
-    for _ in range(3):
-        C._card_face.cache_clear()
-        t = time.perf_counter()
-        for card in DECK:
-            C.card_face(card)
-        best = min(best, time.perf_counter() - t)
-    assert best < 0.05, f"52 full faces took {best * 1000:.1f} ms"
-    t = time.perf_counter()
-    for card in DECK:
-        C.card_face(card)
-    assert time.perf_counter() - t < 0.005   # cached
+def test_full_faces_are_drawn_once_then_served_from_the_cache():
+    """Each face is drawn once a build and then served again: the speed of both is measured
+    in bench/cards.py, not asserted here."""
+    C._card_face.cache_clear()
+    first = [C.card_face(card) for card in DECK]
+    again = [C.card_face(card) for card in DECK]
+    assert all(a is b for a, b in zip(first, again))
+    info = C._card_face.cache_info()
+    assert (info.misses, info.hits) == (52, 52)

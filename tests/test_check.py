@@ -123,6 +123,7 @@ def test_changed_pile_expectation_shows_state_before(war_only: Path):
     assert "p2.deck: [8D, 2D] (2)" in proc.stderr
 
 
+@pytest.mark.slow
 def test_every_expected_value_is_checked(war_only: Path):
     """Changing any single expected value in any example makes the check fail at its line."""
     import yaml

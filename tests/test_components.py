@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-pypdf = pytest.importorskip("pypdf")
-pdfium = pytest.importorskip("pypdfium2")
+import pypdf  # noqa: E402  (required dependencies: a missing one fails, never skips)
+import pypdfium2 as pdfium  # noqa: E402
 
 from PIL import Image  # noqa: E402
 

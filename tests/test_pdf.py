@@ -13,6 +13,8 @@ from pypdf import PdfReader
 
 from conftest import ROOT, run_warbook
 
+pytestmark = [pytest.mark.slow, pytest.mark.build]
+
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
 SLUGS = ["war", "winning-the-battle", "battle-lines", "deck-management", "battle", "ultimate"]

@@ -98,6 +98,7 @@ def _check_offered(state, rng):
 
 
 @pytest.mark.parametrize("slug,opts", list(_cases()))
+@pytest.mark.slow
 def test_property_games(slug, opts):
     game = GAMES[slug]
     total_steps = 0
