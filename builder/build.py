@@ -131,7 +131,8 @@ def render_pdfs(report: Report, games: list, pdf_dir: Path, *, paper: str = "a4"
     from .render.book.pdf import BookRenderer
 
     books = BookRenderer(paper=paper, four_colour=four_colour,
-                         templates=overrides_of(report.content.root))
+                         templates=overrides_of(report.content.root),
+                         accent=report.content.book.accent)
     order = sorted(games, key=lambda gr: -book_cost(gr))
     next_book = multiprocessing.get_context("fork").Value("i", 0)
 

@@ -258,7 +258,8 @@ class Loader:
             else:
                 for p in given:
                     if p not in names:
-                        self.diags.error(given.at(p), f"player_colours: no player '{p}' "
+                        self.diags.error(Located(given.path, *given.key_pos(p)),
+                                         f"player_colours: no player '{p}' "
                                          f"(players: {', '.join(names)})")
                     elif (c := self.colour(given, p, f"player_colours.{p}")) is not None:
                         colours[str(p)] = c

@@ -141,7 +141,7 @@ class Book:
     title: str = "Rules"  # the compendium's and the website's title, and running heads
     subtitle: str = ""
     credits: str = ""
-    accent: str = "#5b554e"
+    accent: str | None = None  # the rulebooks' colour; None keeps the stylesheet's
     paper: str = "a4"  # the default paper; ``warbook build --paper`` overrides it
 
 

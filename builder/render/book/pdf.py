@@ -249,7 +249,7 @@ def example_height(e, text_width: float, max_cols: int = 14) -> float:
 
 class BookRenderer:
     def __init__(self, paper: str = "a4", four_colour: bool = False,
-                 templates: Path | None = None):
+                 templates: Path | None = None, accent: str | None = None):
         self.paper = paper
         self.env = environment(templates, extensions=["jinja2.ext.do"])
         self.env.globals["example_height"] = example_height
@@ -261,7 +261,8 @@ class BookRenderer:
         self.env.globals["diagram_id"] = self.fetcher.diagram_id
         self.image_cache: dict = {}
         css_text = (font_face_css() + "\n" + f"@page {{ size: {PAPER[paper]}; }}\n"
-                    + read_template_file("book/book.css", templates))
+                    + read_template_file("book/book.css", templates)
+                    + (f"\n:root {{ --accent: {accent}; }}\n" if accent else ""))
         self.css = CSS(string=css_text, font_config=self.font_config,
                        url_fetcher=self.fetcher)
         # the hyphenation patterns, parsed once (pyphen keeps them) rather than by each

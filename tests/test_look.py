@@ -1,0 +1,82 @@
+"""The look belongs to the content: index.yaml's ``book:`` and game.yaml's colours and
+cover cards are validated during the check, each mistake a located error."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from builder.check import run_check
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def errors_for(tmp_path: Path, index: str, game_extra: str = "") -> list[str]:
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "peace", content / "peace")
+    game = content / "peace" / "game.yaml"
+    text = game.read_text().replace('accent: "#4f6d3a"\n', "").replace(
+        "cover_cards: [2S, 2H, AC, KD]\n", "")
+    game.write_text(text + game_extra)
+    (content / "index.yaml").write_text(index)
+    report = run_check(content)
+    return [d.format().split("\n")[0].replace(str(content) + "/", "") for d in report.diagnostics]
+
+
+def test_the_shipped_look_is_read(tmp_path: Path):
+    report = run_check(ROOT / "content")
+    book = report.content.book
+    assert (book.title, book.paper, book.accent) == ("The Book of War", "a4", "#8c1c22")
+    war = report.content.game("war")
+    assert (war.accent, war.cover_cards) == ("#7a4b1e", ["8S", "8H", "AC", "KD"])
+    battle = report.content.game("battle")
+    assert battle.player_colours["p3"] == "#d0573c"
+
+
+def test_defaults_when_the_content_says_nothing(tmp_path: Path):
+    assert errors_for(tmp_path, "games: [peace]\n") == []
+    report = run_check(tmp_path / "content")
+    book, peace = report.content.book, report.content.games[0]
+    assert (book.title, book.paper, book.accent) == ("Rules", "a4", None)
+    assert peace.accent == "#5b554e" and peace.cover_cards == ["AS", "KH", "QC", "JD"]
+    assert peace.player_colours == {"p1": "#5b554e", "p2": "#5b554e"}
+
+
+@pytest.mark.parametrize("index, expected", [
+    ("book:\n  titel: X\ngames: [peace]\n",
+     "index.yaml:2:3: error: index.yaml book: unknown key 'titel' (allowed: accent, credits, "
+     "paper, subtitle, title); did you mean 'title'?"),
+    ("book:\n  paper: a5\ngames: [peace]\n",
+     "index.yaml:2:10: error: book.paper must be one of a4, letter, got 'a5'"),
+    ("book:\n  accent: red\ngames: [peace]\n",
+     "index.yaml:2:11: error: book.accent must be a colour written #rrggbb (such as \"#7a4b1e\"), "
+     "got 'red'"),
+    ("book:\n  title: ''\ngames: [peace]\n",
+     "index.yaml:2:10: error: book.title must be some text, got ''"),
+    ("book: The Book\ngames: [peace]\n",
+     "index.yaml:1:7: error: book must be a mapping (title, subtitle, credits, accent, paper)"),
+    ("boook: {}\ngames: [peace]\n",
+     "index.yaml:1:1: error: index.yaml: unknown key 'boook' (allowed: book, games, intro); "
+     "did you mean 'book'?"),
+])
+def test_a_bad_book_is_a_located_error(tmp_path: Path, index: str, expected: str):
+    assert errors_for(tmp_path, index) == [expected]
+
+
+@pytest.mark.parametrize("extra, expected", [
+    ('accent: "#12345"\n', "peace/game.yaml:{line}:9: error: accent must be a colour written "
+                           "#rrggbb (such as \"#7a4b1e\"), got '#12345'"),
+    ('player_colours: {p3: "#123456"}\n',
+     "peace/game.yaml:{line}:18: error: player_colours: no player 'p3' (players: p1, p2)"),
+    ("player_colours: red\n",
+     "peace/game.yaml:{line}:17: error: player_colours must map player ids (p1, p2, ...) to colours"),
+    ("cover_cards: [2S, 1H]\n", "peace/game.yaml:{line}:14: error: cover_cards: "),
+    ("cover_cards: [2S, 3S, 4S, 5S, 6S]\n",
+     "peace/game.yaml:{line}:14: error: cover_cards must list one to four card codes, such as [AS, KH]"),
+])
+def test_a_bad_game_look_is_a_located_error(tmp_path: Path, extra: str, expected: str):
+    got = errors_for(tmp_path, "games: [peace]\n", extra)
+    line = len((tmp_path / "content" / "peace" / "game.yaml").read_text().splitlines())
+    assert len(got) == 1 and got[0].startswith(expected.format(line=line)), got
