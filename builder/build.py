@@ -132,7 +132,7 @@ def render_pdfs(report: Report, games: list, pdf_dir: Path, *, paper: str = "a4"
 
     books = BookRenderer(paper=paper, four_colour=four_colour,
                          templates=overrides_of(report.content.root),
-                         accent=report.content.book.accent)
+                         accent=report.content.book.accent, logo=report.content.book.logo)
     order = sorted(games, key=lambda gr: -book_cost(gr))
     next_book = multiprocessing.get_context("fork").Value("i", 0)
 

@@ -41,7 +41,9 @@ GAME_KEYS = {
     "time", "components", "options", "compare", "quickref", "accent", "player_colours",
     "cover_cards",
 }
-BOOK_KEYS = {"title", "subtitle", "credits", "accent", "paper"}
+BOOK_KEYS = {"title", "subtitle", "credits", "accent", "paper", "logo"}
+LOGO_TYPES = (".svg", ".png")
+LOGO_MAX_BYTES = 2 * 1024 * 1024
 PAPERS = ("a4", "letter")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 #: a game's colour where game.yaml gives none: a neutral warm grey
@@ -118,7 +120,7 @@ class Loader:
             return Book()
         if not isinstance(data, LocDict):
             self.diags.error(idx.at("book"), "book must be a mapping (title, subtitle, credits, "
-                             "accent, paper)")
+                             "accent, paper, logo)")
             return Book()
         self.unknown_keys(data, BOOK_KEYS, "index.yaml book")
         out = Book()
@@ -139,7 +141,41 @@ class Loader:
                                  + (f"; did you mean '{close[0]}'?" if close else ""))
             else:
                 out.paper = data["paper"]
+        if "logo" in data:
+            out.logo = self.logo_file(data)
         return out
+
+    def logo_file(self, data: LocDict) -> str | None:
+        """``book.logo``: an SVG or PNG file inside the content folder (no link out of it)."""
+        value = data["logo"]
+        where = data.at("logo")
+        if not isinstance(value, str) or not value.strip():
+            self.diags.error(where, f"book.logo must be the path of an SVG or PNG file in the "
+                             f"content folder, got {value!r}")
+            return None
+        path = (self.root / value)
+        try:
+            real = path.resolve(strict=True)
+        except (OSError, RuntimeError):
+            self.diags.error(where, f"book.logo: no file '{value}' in the content folder")
+            return None
+        if not real.is_relative_to(self.root.resolve()) or path.is_symlink():
+            self.diags.error(where, f"book.logo: '{value}' is outside the content folder "
+                             f"(or a link); put the logo file inside it")
+            return None
+        if not real.is_file() or real.suffix.lower() not in LOGO_TYPES:
+            self.diags.error(where, f"book.logo: '{value}' must be an .svg or .png file")
+            return None
+        if real.stat().st_size > LOGO_MAX_BYTES:
+            self.diags.error(where, f"book.logo: '{value}' is larger than 2 MB")
+            return None
+        if real.suffix.lower() == ".svg":
+            problem = unsafe_svg(real.read_bytes())
+            if problem:
+                self.diags.error(where, f"book.logo: '{value}' {problem}; a logo may hold only "
+                                 f"drawing (no scripts, event handlers or outside links)")
+                return None
+        return str(real)
 
     def load(self) -> Content:
         index_path = self.root / "index.yaml"
@@ -617,6 +653,33 @@ class Loader:
             rules=[str(r) for r in rules], options=dict(options), setup=setup, steps=steps,
             intro=str(data.get("intro") or ""), outro=str(data.get("outro") or ""), raw=data,
         )
+
+
+def unsafe_svg(data: bytes) -> str:
+    """Why an SVG is not safe to put on the website and into a PDF ('' if it is): it must
+    parse, and hold no script, no foreign object, no event handler attribute and no link
+    other than to a fragment of itself."""
+    import xml.etree.ElementTree as ET
+
+    if b"<!ENTITY" in data or b"<!DOCTYPE" in data:
+        return "declares a DOCTYPE or entities"
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as e:
+        return f"is not well-formed SVG ({e})"
+    for el in root.iter():
+        tag = el.tag.rsplit("}", 1)[-1].lower()
+        if tag in ("script", "foreignobject", "iframe", "object", "embed"):
+            return f"holds a <{tag}> element"
+        for name, value in el.attrib.items():
+            attr = name.rsplit("}", 1)[-1].lower()
+            if attr.startswith("on"):
+                return f"has an event handler ({attr})"
+            if attr == "href" and not value.strip().startswith("#"):
+                return f"links to '{value[:40]}'"
+            if "url(" in value.replace(" ", "").lower() and "url(#" not in value.replace(" ", "").lower():
+                return f"refers to an outside resource in '{attr}'"
+    return ""
 
 
 def text_start(text: str, where: Located) -> int:

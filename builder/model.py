@@ -143,6 +143,7 @@ class Book:
     credits: str = ""
     accent: str | None = None  # the rulebooks' colour; None keeps the stylesheet's
     paper: str = "a4"  # the default paper; ``warbook build --paper`` overrides it
+    logo: str | None = None  # an SVG or PNG file inside the content folder (absolute path)
 
 
 @dataclass

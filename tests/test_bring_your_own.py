@@ -195,7 +195,11 @@ def test_the_look_and_the_templates_belong_to_the_content(tmp_path: Path):
     content = content_with(tmp_path, "peace", ROOT / "content" / "peace")
     (content / "index.yaml").write_text(
         "book:\n  title: The Tiny Tome\n  subtitle: One game, upside down\n  paper: letter\n"
-        "games: [peace]\n")
+        "  logo: art/logo.svg\ngames: [peace]\n")
+    (content / "art").mkdir()
+    (content / "art" / "logo.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><circle cx="10" '
+        'cy="10" r="8" fill="#0a7"/><text x="20" y="15">TT</text></svg>')
     site_templates = content / "templates" / "site"
     site_templates.mkdir(parents=True)
     index = (ROOT / "templates" / "site" / "index.html.j2").read_text()
@@ -210,6 +214,9 @@ def test_the_look_and_the_templates_belong_to_the_content(tmp_path: Path):
     home = (out / "site" / "index.html").read_text()
     assert "MARKER-FROM-CONTENT" in home and "The Tiny Tome" in home
     assert "CSS-MARKER" in (out / "site" / "assets" / "site.css").read_text()
+    assert 'class="brand-mark" src="assets/logo.svg"' in home
+    assert (out / "site" / "assets" / "logo.svg").read_bytes() == \
+        (content / "art" / "logo.svg").read_bytes()
     compendium = PdfReader(out / "pdf" / "compendium.pdf")
     assert compendium.metadata.title == "The Tiny Tome: One game, upside down"
     width, height = (float(v) for v in compendium.pages[0].mediabox[2:])

@@ -47,7 +47,7 @@ def test_defaults_when_the_content_says_nothing(tmp_path: Path):
 @pytest.mark.parametrize("index, expected", [
     ("book:\n  titel: X\ngames: [peace]\n",
      "index.yaml:2:3: error: index.yaml book: unknown key 'titel' (allowed: accent, credits, "
-     "paper, subtitle, title); did you mean 'title'?"),
+     "logo, paper, subtitle, title); did you mean 'title'?"),
     ("book:\n  paper: a5\ngames: [peace]\n",
      "index.yaml:2:10: error: book.paper must be one of a4, letter, got 'a5'"),
     ("book:\n  accent: red\ngames: [peace]\n",
@@ -56,7 +56,8 @@ def test_defaults_when_the_content_says_nothing(tmp_path: Path):
     ("book:\n  title: ''\ngames: [peace]\n",
      "index.yaml:2:10: error: book.title must be some text, got ''"),
     ("book: The Book\ngames: [peace]\n",
-     "index.yaml:1:7: error: book must be a mapping (title, subtitle, credits, accent, paper)"),
+     "index.yaml:1:7: error: book must be a mapping (title, subtitle, credits, accent, paper, "
+     "logo)"),
     ("boook: {}\ngames: [peace]\n",
      "index.yaml:1:1: error: index.yaml: unknown key 'boook' (allowed: book, games, intro); "
      "did you mean 'book'?"),
@@ -80,3 +81,32 @@ def test_a_bad_game_look_is_a_located_error(tmp_path: Path, extra: str, expected
     got = errors_for(tmp_path, "games: [peace]\n", extra)
     line = len((tmp_path / "content" / "peace" / "game.yaml").read_text().splitlines())
     assert len(got) == 1 and got[0].startswith(expected.format(line=line)), got
+
+
+LOGO = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox="0 0 40 20">'
+        '<rect width="40" height="20" fill="#123456"/></svg>')
+
+
+@pytest.mark.parametrize("svg, problem", [
+    (LOGO.replace("<rect", "<script>alert(1)</script><rect"), "holds a <script> element"),
+    (LOGO.replace("<rect", '<rect onclick="x()"'), "has an event handler (onclick)"),
+    (LOGO.replace("<rect", '<image href="http://example.com/x.png"/><rect'),
+     "links to 'http://example.com/x.png'"),
+    ('<!DOCTYPE svg [<!ENTITY a "b">]>' + LOGO, "declares a DOCTYPE or entities"),
+])
+def test_a_logo_that_could_run_or_fetch_is_refused(tmp_path: Path, svg: str, problem: str):
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "logo.svg").write_text(svg)
+    got = errors_for(tmp_path, "book:\n  logo: logo.svg\ngames: [peace]\n")
+    assert got == [f"index.yaml:2:9: error: book.logo: 'logo.svg' {problem}; a logo may hold "
+                   f"only drawing (no scripts, event handlers or outside links)"]
+
+
+def test_a_logo_outside_the_content_folder_is_refused(tmp_path: Path):
+    (tmp_path / "secret.svg").write_text(LOGO)
+    got = errors_for(tmp_path, "book:\n  logo: ../secret.svg\ngames: [peace]\n")
+    assert got == ["index.yaml:2:9: error: book.logo: '../secret.svg' is outside the content "
+                   "folder (or a link); put the logo file inside it"]
+    got = errors_for(tmp_path / "b", "book:\n  logo: nope.png\ngames: [peace]\n")
+    assert got == ["index.yaml:2:9: error: book.logo: no file 'nope.png' in the content folder"]

@@ -4,7 +4,7 @@ The rulebooks are already laid out and written; laying them out again for the co
 would double the cost of the build. Binding copies their pages (with qpdf, through
 pikepdf) and merges what makes the whole a single, navigable and tagged book:
 
-- the tag trees: one Document whose children are the front matter and the six parts, with
+- the tag trees: one Document whose children are the front matter and the parts, with
   the structure parent numbers of each part's pages and annotations renumbered;
 - the named destinations, so every cross-reference inside a part still lands (anchors carry
   the game's slug, so no two parts share a name);

@@ -2,7 +2,7 @@
 
 A print diagram carries some ten words (whose place this is, what it is, how many cards it
 holds). As HTML boxes over the picture they cost WeasyPrint a layout and a text run each,
-some 4,800 of them in the six rulebooks: more than a third of the books' build time. So the
+some 4,800 of them in the rulebooks: more than a third of the books' build time. So the
 words are set here instead, with the font's own advance widths and its GPOS kerning pairs
 (as HarfBuzz applies them), into ``Run``s (one positioned line each, in the diagram's
 millimetres); ``stamp.py`` writes them into the PDF as real text in a Type 3 font made from

@@ -44,7 +44,7 @@ TEXT_HEIGHT = {"a4": 297 - 40, "letter": 279.4 - 40}
 
 
 def book_links() -> Links:
-    """Anchors carry the game's slug, so that the six rulebooks can be bound into the
+    """Anchors carry the game's slug, so that the rulebooks can be bound into the
     compendium without two anchors of the same name."""
     return Links(anchor=lambda slug, rid: f"{slug}--{rid}",
                  href=lambda slug, rid: f"#{slug}--{rid}", card=card_url, page_refs=True)
@@ -61,6 +61,7 @@ class BookFetcher(CardFetcher):
         super().__init__(four_colour)
         self.cards: CardForms | None = None
         self.art: list[Art] = []
+        self.logo: Path | None = None  # the project's logo (``logo:book``), if any
 
     def diagram_id(self, g) -> int:
         """Keep the drawing of a placed diagram (``present.Geometry``); returns the number
@@ -69,6 +70,10 @@ class BookFetcher(CardFetcher):
         return len(self.art) - 1
 
     def fetch(self, url: str, headers: Any = None):
+        if url == "logo:book" and self.logo is not None:
+            kind = "image/svg+xml" if self.logo.suffix.lower() == ".svg" else "image/png"
+            return URLFetcherResponse(url, body=self.logo.read_bytes(),
+                                      headers={"Content-Type": kind})
         if url == "diagram:blank":
             return URLFetcherResponse(url, body=self.BLANK,
                                       headers={"Content-Type": "image/svg+xml"})
@@ -249,7 +254,8 @@ def example_height(e, text_width: float, max_cols: int = 14) -> float:
 
 class BookRenderer:
     def __init__(self, paper: str = "a4", four_colour: bool = False,
-                 templates: Path | None = None, accent: str | None = None):
+                 templates: Path | None = None, accent: str | None = None,
+                 logo: str | None = None):
         self.paper = paper
         self.env = environment(templates, extensions=["jinja2.ext.do"])
         self.env.globals["example_height"] = example_height
@@ -258,6 +264,7 @@ class BookRenderer:
         self.env.globals["page_ref"] = page_ref
         self.font_config = FontConfiguration()
         self.fetcher = BookFetcher(four_colour)
+        self.fetcher.logo = Path(logo) if logo else None
         self.env.globals["diagram_id"] = self.fetcher.diagram_id
         self.image_cache: dict = {}
         css_text = (font_face_css() + "\n" + f"@page {{ size: {PAPER[paper]}; }}\n"
@@ -290,7 +297,7 @@ class BookRenderer:
         book = {
             "version": __version__, "paper": self.paper, "date": _dt.date.today().isoformat(),
             "text_width": TEXT_WIDTH[self.paper], "text_height": TEXT_HEIGHT[self.paper], "max_cols": 14, "compendium": False,
-            "heading": "", "intro": "", "cover_cards": [], "tagline": "", "credits": "",
+            "heading": "", "intro": "", "cover_cards": [], "tagline": "", "credits": "", "logo": "",
         }
         book.update(kw)
         return book
@@ -337,6 +344,7 @@ class BookRenderer:
         book = self._book(
             title=f"{look.title}: {look.subtitle}" if look.subtitle else look.title,
             heading=look.title, tagline=look.subtitle, credits=look.credits,
+            logo="logo:book" if look.logo else "",
             compendium=True,
             author="; ".join(f"{g.title}: {g.designer}" for g in games),
             subject="Rules, worked examples and quick references for "

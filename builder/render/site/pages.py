@@ -275,7 +275,10 @@ class SiteRenderer:
                                                 for k in ("rules", "components")}
         pdfs = PdfLinks(pdf_dir, known)
         title = report.content.book.title
-        self.env.globals.update(pdf=pdfs, extra_pdfs=pdfs.extras(), site_title=title)
+        logo = report.content.book.logo
+        mark = "assets/logo" + Path(logo).suffix.lower() if logo else "assets/mark.svg"
+        self.env.globals.update(pdf=pdfs, extra_pdfs=pdfs.extras(), site_title=title,
+                                brand_mark=mark)
         intro = Markdown(lambda rid: None).block(report.content.intro)
         pages = {
             "index.html": self.env.get_template("site/index.html.j2").render(
@@ -299,6 +302,8 @@ class SiteRenderer:
         assets.mkdir()
         for name in ASSETS:
             shutil.copyfile(template_file(f"site/{name}", self.templates), assets / name)
+        if logo is not None:
+            shutil.copyfile(logo, assets / ("logo" + Path(logo).suffix.lower()))
         (assets / "search-index.js").write_text(
             js_assign("WARBOOK_SEARCH", {
                 "games": {g.slug: short_title(g.title) for g in views},
