@@ -22,6 +22,7 @@ from typing import Any
 from .diagnostics import Diagnostic, Diagnostics, Located
 from .engine.core import CardError, parse_cards
 from .engine.registry import ENGINE_FILE, EngineError, available_engines, find_engine
+from .links import LINK_SCHEMES, safe_href
 from .model import Book, Content, Example, Game, OptionInfo, Rule, Step, Term
 from .yamlsrc import LocDict, LocList, load_yaml
 
@@ -33,6 +34,9 @@ XREF_RE = re.compile(r"\[\[([^\]]*)\]\]")
 # processing instruction. Content is data: it may not carry markup of its own.
 HTML_RE = re.compile(r"(?<!\\)<(?:/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?|!--|\?|!\[CDATA\[|![A-Za-z])[^<>]*>?")
 CODE_SPAN_RE = re.compile(r"`[^`]*`")
+#: a Markdown link's target: inline ``[text](target)`` or a reference ``[id]: target``
+LINK_RE = re.compile(r"\]\(\s*<?([^)>\s]*)|^\s{0,3}\[[^\]]+\]:\s*<?([^>\s]+)")
+IMAGE_RE = re.compile(r"!\[[^\]]*\]\s*[(\[]")
 
 STEP_KEYS = {"decide", "chance", "expect", "comment", "repeat"}
 EXAMPLE_KEYS = {"id", "title", "rules", "options", "setup", "steps", "intro", "outro"}
@@ -97,12 +101,32 @@ class Loader:
                                  f"{what}: unknown key '{k}' (allowed: {', '.join(sorted(allowed))})"
                                  + (f"; did you mean '{close[0]}'?" if close else ""))
 
+    def check_links(self, line: str, where: Located) -> None:
+        """Refuse pictures, and links anywhere but http, https, mailto or within the site,
+        on one line of Markdown (code spans already blanked out)."""
+        pictures = []
+        for m in IMAGE_RE.finditer(line):
+            pictures.append(m.end())
+            self.diags.error(Located(where.path, where.line, m.start() + 1),
+                             "pictures are not allowed in content text (a picture's address "
+                             "would be fetched by the build and by readers' browsers)")
+        for m in LINK_RE.finditer(line):
+            if m.end(0) in pictures or any(m.start() < end <= m.end() for end in pictures):
+                continue  # the picture's own address: already refused above
+            group = 1 if m.group(1) is not None else 2
+            target = m.group(group)
+            if not safe_href(target):
+                self.diags.error(Located(where.path, where.line, m.start(group) + 1),
+                                 f"a link to '{target[:40]}' is not allowed: links may go to "
+                                 f"{', '.join(LINK_SCHEMES)} addresses or within the site")
+
     def check_markdown(self, text: str, where: Located, first_line: int | None = None) -> None:
         """Refuse raw HTML. ``where`` is the position of the YAML value (or, with
         ``first_line``, the line the text starts on)."""
         start = first_line if first_line is not None else text_start(text, where)
         for i, line in enumerate(text.splitlines()):
             scrubbed = CODE_SPAN_RE.sub(lambda m: " " * len(m.group()), line)
+            self.check_links(scrubbed, Located(where.path, start + i, 1))
             m = HTML_RE.search(scrubbed)
             if m:
                 self.diags.error(
@@ -316,6 +340,12 @@ class Loader:
 
     def load_game(self, folder: Path) -> Game | None:
         gpath = folder / "game.yaml"
+        if not ID_RE.match(folder.name):
+            self.diags.error(Located(self.show(gpath), 1, 1),
+                             f"the game's folder name '{folder.name}' must be lower-case letters, "
+                             f"digits and hyphens, starting with a letter or digit (it becomes "
+                             f"part of file names and web addresses)")
+            return None
         data = self.yaml(gpath)
         if data is None:
             return None
@@ -472,6 +502,7 @@ class Loader:
                 self.diags.error(Located(shown, lineno, 1),
                                  "rules go three levels deep at most (#, ##, ###: 1., 1.1, 1.1.1)")
                 level = 3
+            self.check_links(line, Located(shown, lineno, 1))
             hm = HEADING_ID_RE.match(m.group(2))
             if not hm:
                 self.diags.error(Located(shown, lineno, len(line)),

@@ -3,7 +3,9 @@
 * ``[[rule-id]]`` becomes a cross-reference showing the rule's number and title (for print,
   with a placeholder for the target's page, filled in after layout by ``pagerefs``);
 * raw HTML is never passed through: the loader refuses it with a ``path:line`` error, and
-  this renderer escapes whatever might remain, so content can never inject markup.
+  this renderer escapes whatever might remain, so content can never inject markup;
+* links go only to http, https and mailto addresses or within the site, and content has
+  no pictures: the loader refuses others at their line, and this renderer drops them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ from typing import Callable
 import markdown
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
+from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup, escape
+
+from ..links import LINK_SCHEMES, safe_href
 
 XREF = r"\[\[([a-z0-9][a-z0-9-]*)\]\]"
 #: what a printed cross-reference adds after the title: ", p. " and the page
@@ -53,6 +58,28 @@ class _XrefProcessor(InlineProcessor):
         return el, m.start(0), m.end(0)
 
 
+class _SafeLinks(Treeprocessor):
+    """The last word on links and pictures in rendered content: a link whose target is not
+    safe loses it (its words stay, as plain text), and a picture is replaced by its
+    alternative text. Content has no pictures of its own; a picture's address would be
+    fetched by a reader's browser or by the PDF build."""
+
+    def run(self, root):  # noqa: D401 - markdown's API
+        for parent in list(root.iter()):
+            for i, el in enumerate(list(parent)):
+                if el.tag == "a" and not safe_href(el.get("href", "")):
+                    el.tag = "span"
+                    el.attrib.pop("href", None)
+                    el.attrib.pop("title", None)
+                elif el.tag == "img":
+                    span = etree.Element("span")
+                    span.text = el.get("alt", "")
+                    span.tail = el.tail
+                    parent.remove(el)
+                    parent.insert(i, span)
+        return None
+
+
 class _Warbook(Extension):
     def __init__(self, resolve, page_refs: bool = False, **kw):
         self.resolve = resolve
@@ -64,6 +91,7 @@ class _Warbook(Extension):
         md.preprocessors.deregister("html_block")
         md.inlinePatterns.deregister("html")
         md.inlinePatterns.register(_XrefProcessor(XREF, self.resolve, self.page_refs), "warbook_xref", 175)
+        md.treeprocessors.register(_SafeLinks(md), "warbook_safe_links", 0)
 
 
 class Markdown:
@@ -114,4 +142,4 @@ def plain(text: str, resolve: Callable[[str], tuple[str, str] | None] | None = N
     return " ".join(text.split())
 
 
-__all__ = ["Markdown", "Markup", "escape", "page_ref", "plain"]
+__all__ = ["Markdown", "Markup", "escape", "page_ref", "plain", "safe_href", "LINK_SCHEMES"]
