@@ -57,3 +57,18 @@ def test_only_turn_is_legal():
     with pytest.raises(IllegalDecision) as e:
         s.apply({"p1": "turn", "p2": "pass"})
     assert e.value.rule == "turn-up"
+
+
+def test_the_deal_gives_each_player_26_of_the_52_cards():
+    """Conservation from the full supply before any step (RULINGS, classic War: 26 each)."""
+    import random as _random
+
+    from builder.engine import find_engine
+    from builder.engine.core import full_deck
+
+    game = find_engine("war")
+    for seed in range(20):
+        state = game.new_game(game.resolve({}), _random.Random(seed))
+        view = state.view()
+        assert len(view["p1.deck"]) == 26 and len(view["p2.deck"]) == 26
+        assert sorted(map(str, view["p1.deck"] + view["p2.deck"])) == sorted(map(str, full_deck()))

@@ -346,3 +346,15 @@ def test_conservation_and_determinism():
         seen.clear()
         b, m = play_game(GAME, {}, seed, GAME.heuristic, on_step=on_step)
         assert n == m and first == seen and a.result.label == b.result.label
+
+
+def test_a_win_with_a_tie_is_not_a_clean_sweep():
+    # RULINGS: a clean sweep is winning every pair, no ties and no losses. K v Q goes to
+    # p1, 5 v 5 is a tie: p1 wins 1-0 and takes one stone only.
+    s = setup(cards("KS 5D 2C 3C"), cards("QH 5C 2D 3D"))
+    ev = s.apply({"p1": 2, "p2": 2})
+    stones = [(e.player, e.rule) for e in ev if e.kind == "stone"]
+    assert stones == [("p1", "take-stone")]
+    v = s.view()
+    assert (v["p1.wins"], v["p2.wins"], v["battle.ties"]) == (1, 0, 1)
+    assert v["battle.sweep"] is False
