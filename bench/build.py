@@ -1,4 +1,5 @@
-"""Benchmark: the check, the clean build of all seven PDFs, and pages per second.
+"""Benchmark: the check, the clean build of all the PDFs (every rulebook and the compendium),
+and pages per second.
 
     python3 bench/build.py [--runs 5] [--full]
 
