@@ -67,8 +67,13 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
           ink: str = "full", quiet: bool = False, four_colour: bool = False) -> int:
     """Render everything into ``out``; returns 0. Raises :class:`BuildError` (and leaves
     ``out`` as it was) when any stage fails, in this process or a forked one."""
+    from .render import fonts
+    from .render.book.glyphs import face
     from .render.pnp import components
     from .render.site import pages as site
+
+    fonts.use(report.content.book.fonts)   # the content's own typefaces, if it has them
+    face.cache_clear()
 
     def say(msg: str) -> None:
         if not quiet:

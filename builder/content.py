@@ -45,7 +45,19 @@ GAME_KEYS = {
     "time", "components", "options", "compare", "quickref", "accent", "player_colours",
     "cover_cards",
 }
-BOOK_KEYS = {"title", "subtitle", "credits", "accent", "paper", "logo"}
+BOOK_KEYS = {"title", "subtitle", "credits", "accent", "paper", "logo", "fonts"}
+#: the two typefaces' faces a project may give (role -> face -> the shipped file it
+#: replaces), and which face stands in for one not given
+FONT_FACES = {
+    "text": {"regular": "EBGaramond12-Regular.otf", "italic": "EBGaramond12-Italic.otf",
+             "bold": "EBGaramond12-Bold.otf"},
+    "headings": {"regular": "Cabin-Regular.otf", "italic": "Cabin-Italic.otf",
+                 "medium": "Cabin-Medium.otf", "semibold": "Cabin-SemiBold.otf",
+                 "bold": "Cabin-Bold.otf", "bold-italic": "Cabin-BoldItalic.otf"},
+}
+FONT_STAND_IN = {"italic": "regular", "bold": "regular", "medium": "regular",
+                 "semibold": "bold", "bold-italic": "bold"}
+FONT_TYPES = (".otf", ".ttf")
 LOGO_TYPES = (".svg", ".png")
 LOGO_MAX_BYTES = 2 * 1024 * 1024
 PAPERS = ("a4", "letter")
@@ -144,7 +156,7 @@ class Loader:
             return Book()
         if not isinstance(data, LocDict):
             self.diags.error(idx.at("book"), "book must be a mapping (title, subtitle, credits, "
-                             "accent, paper, logo)")
+                             "accent, paper, logo, fonts)")
             return Book()
         self.unknown_keys(data, BOOK_KEYS, "index.yaml book")
         out = Book()
@@ -167,29 +179,93 @@ class Loader:
                 out.paper = data["paper"]
         if "logo" in data:
             out.logo = self.logo_file(data)
+        if "fonts" in data:
+            out.fonts = self.font_files(data)
         return out
 
-    def logo_file(self, data: LocDict) -> str | None:
-        """``book.logo``: an SVG or PNG file inside the content folder (no link out of it)."""
-        value = data["logo"]
-        where = data.at("logo")
+    def content_file(self, data: LocDict, key: Any, what: str, types: tuple[str, ...]):
+        """A file named by ``data[key]``, inside the content folder and of one of ``types``;
+        its resolved path, or None after a located error."""
+        value = data[key]
+        where = data.at(key)
         if not isinstance(value, str) or not value.strip():
-            self.diags.error(where, f"book.logo must be the path of an SVG or PNG file in the "
-                             f"content folder, got {value!r}")
+            self.diags.error(where, f"{what} must be the path of a file in the content folder, "
+                             f"got {value!r}")
             return None
-        path = (self.root / value)
+        path = self.root / value
         try:
             real = path.resolve(strict=True)
         except (OSError, RuntimeError):
-            self.diags.error(where, f"book.logo: no file '{value}' in the content folder")
+            self.diags.error(where, f"{what}: no file '{value}' in the content folder")
             return None
         if not real.is_relative_to(self.root.resolve()) or path.is_symlink():
-            self.diags.error(where, f"book.logo: '{value}' is outside the content folder "
-                             f"(or a link); put the logo file inside it")
+            self.diags.error(where, f"{what}: '{value}' is outside the content folder "
+                             f"(or a link); put the file inside it")
             return None
-        if not real.is_file() or real.suffix.lower() not in LOGO_TYPES:
-            self.diags.error(where, f"book.logo: '{value}' must be an .svg or .png file")
+        if not real.is_file() or real.suffix.lower() not in types:
+            self.diags.error(where, f"{what}: '{value}' must be a {' or '.join(types)} file")
             return None
+        return real
+
+    def font_files(self, data: LocDict) -> dict[str, str]:
+        """``book.fonts``: for each role (``text``, ``headings``) the font files of its
+        faces (``regular`` required; a face left out takes the nearest one given). Returns
+        the shipped face file name -> the content's font file."""
+        fonts = data["fonts"]
+        if not isinstance(fonts, LocDict):
+            self.diags.error(data.at("fonts"), "book.fonts must map text and headings to their "
+                             "font files")
+            return {}
+        self.unknown_keys(fonts, set(FONT_FACES), "book.fonts")
+        out: dict[str, str] = {}
+        for role, faces in FONT_FACES.items():
+            given = fonts.get(role)
+            if given is None:
+                continue
+            if not isinstance(given, LocDict) or "regular" not in given:
+                self.diags.error(fonts.at(role), f"book.fonts.{role} must map faces (regular, "
+                                 f"{', '.join(f for f in faces if f != 'regular')}) to font "
+                                 f"files, regular at least")
+                continue
+            self.unknown_keys(given, set(faces), f"book.fonts.{role}")
+            found: dict[str, Path] = {}
+            for face in given:
+                if face in faces:
+                    path = self.content_file(given, face, f"book.fonts.{role}.{face}", FONT_TYPES)
+                    if path is not None and self.is_font(path, given.at(face)):
+                        found[face] = path
+            if "regular" not in found:
+                continue
+            for face, shipped in faces.items():
+                pick = face
+                while pick not in found:
+                    pick = FONT_STAND_IN.get(pick, "regular")
+                out[shipped] = str(found[pick])
+        return out
+
+    def is_font(self, path: Path, where: Located) -> bool:
+        from fontTools.ttLib import TTFont, TTLibError
+
+        try:
+            with TTFont(str(path), lazy=True) as font:
+                cmap = font.getBestCmap() or {}
+        except (TTLibError, OSError, ValueError, KeyError, AssertionError) as e:
+            self.diags.error(where, f"'{path.name}' is not a font file fontTools can read ({e})")
+            return False
+        missing = [c for c in "AZaz09.,:" if ord(c) not in cmap]
+        if missing:
+            self.diags.error(where, f"'{path.name}' lacks letters the books need "
+                             f"({''.join(missing)})")
+            return False
+        return True
+
+    def logo_file(self, data: LocDict) -> str | None:
+        """``book.logo``: an SVG or PNG file inside the content folder (no link out of it)."""
+        real = self.content_file(data, "logo", "book.logo", LOGO_TYPES)
+        if real is None:
+            return None
+        value = data["logo"]
+        where = data.at("logo")
         if real.stat().st_size > LOGO_MAX_BYTES:
             self.diags.error(where, f"book.logo: '{value}' is larger than 2 MB")
             return None

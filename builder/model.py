@@ -144,6 +144,8 @@ class Book:
     accent: str | None = None  # the rulebooks' colour; None keeps the stylesheet's
     paper: str = "a4"  # the default paper; ``warbook build --paper`` overrides it
     logo: str | None = None  # an SVG or PNG file inside the content folder (absolute path)
+    #: the content's own typefaces: the shipped face's file name -> a font file's path
+    fonts: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

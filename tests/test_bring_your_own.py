@@ -224,3 +224,53 @@ def test_the_look_and_the_templates_belong_to_the_content(tmp_path: Path):
     assert PdfReader(out / "pdf" / "pnp-deck.pdf").metadata.title.startswith("The Tiny Tome")
     for page in (out / "site").glob("*.html"):
         assert "Book of War" not in page.read_text(), page.name
+
+
+@pytest.mark.slow
+def test_the_typefaces_belong_to_the_content(tmp_path: Path):
+    """book.fonts: the content's own font files (DejaVu, from the machine's fonts-dejavu-core,
+    copied into the content folder) are the ones the rulebook embeds; no EB Garamond and no
+    Cabin remain."""
+    content = content_with(tmp_path, "peace", ROOT / "content" / "peace")
+    fonts = content / "fonts"
+    fonts.mkdir()
+    dejavu = Path("/usr/share/fonts/truetype/dejavu")
+    for name in ("DejaVuSerif.ttf", "DejaVuSerif-Italic.ttf", "DejaVuSerif-Bold.ttf",
+                 "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
+        shutil.copyfile(dejavu / name, fonts / name)
+    (content / "index.yaml").write_text(
+        "book:\n  fonts:\n"
+        "    text: {regular: fonts/DejaVuSerif.ttf, italic: fonts/DejaVuSerif-Italic.ttf,"
+        " bold: fonts/DejaVuSerif-Bold.ttf}\n"
+        "    headings: {regular: fonts/DejaVuSans.ttf, bold: fonts/DejaVuSans-Bold.ttf}\n"
+        "games: [peace]\n")
+    out = tmp_path / "output"
+    proc = warbook("build", "--content", str(content), "--out", str(out), "--game", "peace",
+                   cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # the family each embedded font program says it is (its own name table)
+    families = embedded_families(out / "pdf" / "peace-rules.pdf")
+    assert {"DejaVu Serif", "DejaVu Sans"} <= set(families), families
+    assert "EB Garamond" not in families, families
+    # Cabin stays only as the lettering of the card faces in the diagrams (the cards' art)
+    assert families.count("Cabin") <= 1, families
+
+
+def embedded_families(pdf_path: Path) -> list[str]:
+    import io
+
+    import pikepdf
+    from fontTools.ttLib import TTFont
+
+    out = []
+    with pikepdf.open(pdf_path) as pdf:
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/FontDescriptor":
+                for key in ("/FontFile2", "/FontFile3"):
+                    if key in obj:
+                        data = obj[key].read_bytes()
+                        try:
+                            out.append(TTFont(io.BytesIO(data))["name"].getDebugName(1))
+                        except Exception:  # noqa: BLE001 - a bare CFF program: named below
+                            out.append(str(obj.get("/FontName")).split("+")[-1].split("-")[0])
+    return out

@@ -47,7 +47,7 @@ def test_defaults_when_the_content_says_nothing(tmp_path: Path):
 @pytest.mark.parametrize("index, expected", [
     ("book:\n  titel: X\ngames: [peace]\n",
      "index.yaml:2:3: error: index.yaml book: unknown key 'titel' (allowed: accent, credits, "
-     "logo, paper, subtitle, title); did you mean 'title'?"),
+     "fonts, logo, paper, subtitle, title); did you mean 'title'?"),
     ("book:\n  paper: a5\ngames: [peace]\n",
      "index.yaml:2:10: error: book.paper must be one of a4, letter, got 'a5'"),
     ("book:\n  accent: red\ngames: [peace]\n",
@@ -57,7 +57,7 @@ def test_defaults_when_the_content_says_nothing(tmp_path: Path):
      "index.yaml:2:10: error: book.title must be some text, got ''"),
     ("book: The Book\ngames: [peace]\n",
      "index.yaml:1:7: error: book must be a mapping (title, subtitle, credits, accent, paper, "
-     "logo)"),
+     "logo, fonts)"),
     ("boook: {}\ngames: [peace]\n",
      "index.yaml:1:1: error: index.yaml: unknown key 'boook' (allowed: book, games, intro); "
      "did you mean 'book'?"),
@@ -107,6 +107,6 @@ def test_a_logo_outside_the_content_folder_is_refused(tmp_path: Path):
     (tmp_path / "secret.svg").write_text(LOGO)
     got = errors_for(tmp_path, "book:\n  logo: ../secret.svg\ngames: [peace]\n")
     assert got == ["index.yaml:2:9: error: book.logo: '../secret.svg' is outside the content "
-                   "folder (or a link); put the logo file inside it"]
+                   "folder (or a link); put the file inside it"]
     got = errors_for(tmp_path / "b", "book:\n  logo: nope.png\ngames: [peace]\n")
     assert got == ["index.yaml:2:9: error: book.logo: no file 'nope.png' in the content folder"]

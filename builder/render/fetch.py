@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlparse
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from . import cards as cardart
-from .fonts import FONT_DIRS
+from .fonts import FONT_DIRS, replaced_files
 from .templating import TEMPLATES
 
 
@@ -68,6 +68,8 @@ def allowed(url: str) -> bool:
     if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
         return False
     path = Path(unquote(parsed.path)).resolve()
+    if path in [p.resolve() for p in replaced_files()]:
+        return True  # the content's own typefaces
     return any(path.is_relative_to(folder) for folder in readable_folders())
 
 

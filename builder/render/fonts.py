@@ -1,8 +1,14 @@
-"""The book's typefaces, from the font files the project's set-up installs.
+"""The book's typefaces, from the font files the project's set-up installs, or the
+content's own.
 
 Text: EB Garamond (Debian package fonts-ebgaramond); headings, tables and diagrams: Cabin
 (fonts-cabin). The CSS names the files directly, so a rulebook never falls back to whatever
 fonts a machine happens to have: a missing file stops the build with a clear message.
+
+A project may set its own two typefaces (``book.fonts`` in its ``index.yaml``): font files
+inside its content folder, one per face. :func:`use` puts them in place of the shipped
+faces for the whole build (the stylesheets keep calling the two roles "EB Garamond" and
+"Cabin"; the PDFs embed, and name, the content's own fonts).
 """
 
 from __future__ import annotations
@@ -27,11 +33,27 @@ FACES = [
 ]
 
 
+#: the content's own font files, by the shipped face's file name they replace
+_REPLACED: dict[str, Path] = {}
+
+
+def use(replacements: dict[str, str]) -> None:
+    """Use the content's own font files (shipped face file name -> path) for this build."""
+    _REPLACED.clear()
+    _REPLACED.update({name: Path(path) for name, path in replacements.items()})
+
+
+def replaced_files() -> list[Path]:
+    return list(_REPLACED.values())
+
+
 class FontMissing(RenderError):
     """A typeface file the books need is not installed."""
 
 
 def find(name: str) -> Path:
+    if name in _REPLACED:
+        return _REPLACED[name]
     for d in FONT_DIRS:
         p = d / name
         if p.exists():
