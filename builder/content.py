@@ -22,6 +22,7 @@ from typing import Any
 from .diagnostics import Diagnostic, Diagnostics, Located
 from .engine.core import CardError, parse_cards
 from .engine.registry import ENGINE_FILE, EngineError, available_engines, find_engine
+from .kit import KitReader
 from .links import LINK_SCHEMES, safe_href
 from .model import Book, Content, Example, Game, OptionInfo, Rule, Step, Term
 from .yamlsrc import LocDict, LocList, load_yaml
@@ -43,7 +44,7 @@ EXAMPLE_KEYS = {"id", "title", "rules", "options", "setup", "steps", "intro", "o
 GAME_KEYS = {
     "slug", "title", "engine", "designer", "credit", "tagline", "summary", "players",
     "time", "components", "options", "compare", "quickref", "accent", "player_colours",
-    "cover_cards",
+    "cover_cards", "kit",
 }
 BOOK_KEYS = {"title", "subtitle", "credits", "accent", "paper", "logo", "fonts"}
 #: the two typefaces' faces a project may give (role -> face -> the shipped file it
@@ -504,6 +505,10 @@ class Loader:
                 self.diags.error(Located(self.show(folder / "rules.md"), 1, 1),
                                  f"the engine cites rule '{rid}', which rules.md does not define")
 
+        kit = KitReader(self.diags, set(index), {o.name for o in options}, list(names),
+                        (lambda name: name in gamedef.art) if gamedef is not None else None,
+                        ).read(data)
+
         examples = []
         ex_dir = folder / "examples"
         seen: dict[str, Located] = {}
@@ -527,7 +532,7 @@ class Loader:
             players_max=pmax if isinstance(pmax, int) else 2,
             player_names=names, time=str(data.get("time") or ""),
             components=list(data.get("components") or []), options=options, settings=settings,
-            accent=accent, player_colours=player_colours, cover_cards=cover_cards,
+            accent=accent, player_colours=player_colours, cover_cards=cover_cards, kit=kit,
             compare={k: str(compare.get(k, "")) for k in COMPARE_KEYS},
             quickref=[str(q) for q in quickref], rules=rules, glossary=glossary,
             examples=examples, dir=str(folder), where=where,

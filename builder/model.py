@@ -115,6 +115,8 @@ class Game:
     player_colours: dict[str, str] = field(default_factory=dict)
     #: the cards drawn on the rulebook's cover (card codes)
     cover_cards: list[str] = field(default_factory=list)
+    #: the print-and-play kit (``builder.kit.Component``s), defaults filled in
+    kit: list[Any] = field(default_factory=list)
 
     def rule_index(self) -> dict[str, Rule]:
         return {r.id: r for top in self.rules for r in top.walk()}

@@ -690,3 +690,62 @@ GAME = GameDef(
 BattleState.game = GAME
 
 __all__ = ["GAME", "BattleState"]
+
+
+# --------------------------------------------------------------------------- print-and-play
+def player_mat_art(ctx) -> str:
+    """A player's mat (``art: player-mat``): the name strip, then deck, hand and discard.
+    ``ctx.params``: ``cards`` (player -> which cards they play with) and ``suits`` (player
+    -> the suit drawn on their spaces)."""
+    d, ink, colour = ctx.draw, ctx.ink, ctx.colour
+    p = ctx.player
+    y = (ctx.h - d.SPACE_H) / 2
+    suit = ctx.params.get("suits", {}).get(p, "")
+    out = [d.mat_frame(ink, ctx.w, ctx.h, colour)]
+    # the name strip, read from the player's seat turning the mat a quarter
+    out.append(d.text(9.5, ctx.h / 2, ctx.names[p].upper(), 12, weight=700, fill=ink.c(colour),
+                      rotate=-90, spacing=0.8))
+    out.append(d.text(15.5, ctx.h / 2, ctx.params.get("cards", {}).get(p, ""), 6.5,
+                      fill=ink.c("#444444"), rotate=-90))
+    x = 24.0
+    step = d.SPACE_W + 13.0
+    out.append(d.card_space(ink, x, y, "DECK", colour, note="face down\nrefill your hand from it",
+                            icon=suit))
+    out.append(d.card_space(ink, x + step, y, "HAND", colour,
+                            note="your two cards, face down\nlook at them any time", dashed=True))
+    out.append(d.card_space(ink, x + 2 * step, y, "DISCARD", colour,
+                            note="face up: your cards\nthat survived a turn", icon=suit))
+    out.append(d.text(x + 3 * step - 4.0, ctx.h / 2, "play toward the Killed pile \u2192", 6.5,
+                      rotate=-90, fill=ink.c("#444444")))
+    return "".join(out)
+
+
+def killed_mat_art(ctx) -> str:
+    """The Killed pile mat (``art: killed-mat``; ``ctx.params['players']`` 2 or 4): with two
+    players both play areas beside the pile, with four the seating round it."""
+    d, ink, accent = ctx.draw, ctx.ink, ctx.accent
+    sw, sh = d.SPACE_W, d.SPACE_H
+    y = (ctx.h - sh) / 2
+    out = [d.mat_frame(ink, ctx.w, ctx.h, accent)]
+    if ctx.params.get("players") == 4:
+        cx, cy = 40.0, ctx.h / 2
+        out.append(d.rect(cx - 16, cy - 20, 32, 40, stroke=ink.c("#777777"), sw=0.3, rx=2))
+        out.append(d.text(cx, cy + 1.2, "KILLED", 6.5, weight=700, fill=ink.c(accent)))
+        for p, dx, dy in (("p1", 0, 28), ("p2", -30, 0), ("p3", 0, -28), ("p4", 30, 0)):
+            out.append(d.text(cx + dx, cy + dy + 1.5, ctx.names[p], 8, weight=700,
+                              fill=ink.c(ctx.colours.get(p, accent))))
+        out.append(d.text(cx, ctx.h - 5, "seating, clockwise", 6.5, fill=ink.c("#555555")))
+        out.append(d.card_space(ink, 80.0, y, "KILLED", accent, note="face up\nout for good"))
+    else:
+        p1, p2 = ctx.names["p1"], ctx.names["p2"]
+        out.append(d.card_space(ink, 6.0, y, f"{p1.upper()} PLAYS", ctx.colours["p1"],
+                                note="face down,\nthen reveal", dashed=True))
+        out.append(d.card_space(ink, 6.0 + sw + 5.0, y, "KILLED", accent,
+                                note="face up\nout for good"))
+        out.append(d.card_space(ink, 6.0 + 2 * (sw + 5.0), y, f"{p2.upper()} PLAYS",
+                                ctx.colours["p2"], note="face down,\nthen reveal", dashed=True,
+                                turn=True))
+    return "".join(out)
+
+
+GAME.art.update({"player-mat": player_mat_art, "killed-mat": killed_mat_art})

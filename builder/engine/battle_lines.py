@@ -862,3 +862,36 @@ BattleLinesState.game = GAME
 
 __all__ = ["GAME", "BattleLinesState", "Deployment", "ReinforceChoice", "Line",
            "Reinforcement"]
+
+
+# --------------------------------------------------------------------------- print-and-play
+def battlefield_art(ctx) -> str:
+    """The battlefield mat (game.yaml ``kit``, ``art: battlefield``): the three positions
+    with which of the opponent's they face, then the deck, the reserve and the captured
+    pile. ``ctx`` is the renderer's ArtContext (drawing helpers in ``ctx.draw``)."""
+    d, ink, colour = ctx.draw, ctx.ink, ctx.colour
+    sw, sh = d.SPACE_W, d.SPACE_H
+    gap, x0, y0 = 6.0, 6.0, 4.0
+    y1 = y0 + sh + 8.0
+    out = [d.mat_frame(ink, ctx.w, ctx.h, colour)]
+    positions = [("LEFT FLANK", "faces their RIGHT flank", True),
+                 ("CENTRE", "faces their CENTRE", False),
+                 ("RIGHT FLANK", "faces their LEFT flank", True)]
+    for k, (name, facing, flank) in enumerate(positions):
+        x = x0 + k * (sw + gap)
+        note = "reserve may reinforce" if flank else "never reinforced"
+        out.append(d.card_space(ink, x, y0, name, colour, note=note))
+        out.append(d.arrow_up(x + sw / 2 - 16, y0 + sh + 6.6, 4.2, ink.c(colour)))
+        out.append(d.text(x + sw / 2 + 2, y0 + sh + 5.6, facing, 7.2, weight=600,
+                          fill=ink.c(colour)))
+    bottom = [("DECK", "face down, draw from the top"),
+              ("RESERVE", "your 4th card, face down"),
+              ("CAPTURED", "face down; counts at the end")]
+    for k, (name, note) in enumerate(bottom):
+        x = x0 + k * (sw + gap)
+        out.append(d.card_space(ink, x, y1, name, "#555555" if k != 1 else colour, note=note,
+                                dashed=k == 1))
+    return "".join(out)
+
+
+GAME.art["battlefield"] = battlefield_art

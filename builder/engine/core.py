@@ -674,6 +674,11 @@ class GameDef:
     #: the rule ids the engine cites under ``options`` (resolved), where options change
     #: which rules apply (War's ``wins: lower`` cites ``lower-takes``); default: rule_ids
     rules_for: Callable[[dict[str, Any]], frozenset[str]] | None = None
+    #: print-and-play art the kit vocabulary cannot express, by name: a mat in game.yaml
+    #: that says ``art: NAME`` is drawn by ``art[NAME](ctx)``, which returns SVG (see
+    #: docs/kit.md); ``ctx`` carries the drawing helpers, the ink, the size and the colours,
+    #: so an engine module never imports the renderer
+    art: dict[str, Callable[[Any], str]] = field(default_factory=dict)
 
     def resolve(self, options: dict[str, Any] | None) -> dict[str, Any]:
         return resolve_options(self.options, options)

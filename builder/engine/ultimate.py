@@ -34,7 +34,7 @@ from collections import Counter
 from typing import Any
 
 from .core import (
-    ACE_LOW, Card, CardError, ChanceNode, DecisionFormatError, DecisionNode, Event, GameDef,
+    ACE_LOW, RANKS, Card, CardError, ChanceNode, DecisionFormatError, DecisionNode, Event, GameDef,
     OneOf, OrderOf, Result, SetupError, State, Zone, cards_str, full_deck,
 )
 
@@ -473,3 +473,29 @@ GAME = GameDef(
 UltimateState.game = GAME
 
 __all__ = ["GAME", "UltimateState", "HandChoice", "heuristic"]
+
+
+# --------------------------------------------------------------------------- print-and-play
+def points_reference_art(ctx) -> str:
+    """The points reference (``art: points-reference``): every diamond with its points."""
+    d, ink = ctx.draw, ctx.ink
+    red = d.RED
+    out = [d.rect(0, 0, ctx.w, ctx.h, fill=ink.tint(red, 0.06))]
+    out.append(d.text(4, 8.5, "Diamond points", 11, anchor="start", weight=700,
+                      fill=ink.c(red), family=d.SERIF))
+    out.append(d.text(ctx.w - 4, 8.5, "all thirteen: 91 · 46 or more cannot be caught", 7.5,
+                      anchor="end", fill=ink.c("#444444")))
+    cw = (ctx.w - 8) / 13
+    for k, rank in enumerate(RANKS):
+        x = 4 + k * cw
+        out.append(d.rect(x + 0.6, 11.5, cw - 1.2, 15.5, fill="#ffffff" if not ink.low else "none",
+                          stroke=ink.c("#777777"), sw=0.25, rx=1.2))
+        out.append(d.text(x + cw / 2, 17.2, rank, 9, weight=700, fill=ink.c(red)))
+        out.append(d.suit("D", x + cw / 2, 20.6, 3.6, ink.c(red)))
+        out.append(d.text(x + cw / 2, 25.8, f"{k + 1}", 7.5, fill=ink.c("#333333")))
+    if ink.low:
+        out.append(d.rect(0, 0, ctx.w, ctx.h, stroke="#000000", sw=0.3))
+    return "".join(out)
+
+
+GAME.art["points-reference"] = points_reference_art

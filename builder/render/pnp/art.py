@@ -168,9 +168,9 @@ def _pebble(cx: float, cy: float, rx: float, ry: float, fill: str, stroke: str, 
             f'stroke-linejoin="round" transform="rotate({n(tilt)} {n(cx)} {n(cy)})"/>')
 
 
-def stone_token(ink: Ink, side: str = "front") -> str:
-    """A stone for Winning the Battle in its 33 mm cut box: a 25 mm token whose art runs
-    3 mm past its edge (so a 1 inch punch, or scissors along the ring, leave no white)."""
+def stone_token(ink: Ink, side: str = "front", label: str = "") -> str:
+    """A stone token in its 33 mm cut box: a 25 mm token whose art runs 3 mm past its edge
+    (so a 1 inch punch, or scissors along the ring, leave no white), with its label."""
     c = TOKEN_BOX / 2
     r, ra = TOKEN_D / 2, TOKEN_ART_D / 2
     out = []
@@ -194,77 +194,12 @@ def stone_token(ink: Ink, side: str = "front") -> str:
         if not ink.low:
             out.append(f'<ellipse cx="{n(c - 2.2)}" cy="{n(c - 3.2)}" rx="2" ry="0.9" '
                        f'fill="#dfe5ea" transform="rotate(-20 {n(c - 2.2)} {n(c - 3.2)})"/>')
-        out.append(text(c, c + 6.6, "STONE", 6.5, fill=word, weight=700, spacing=0.35))
+        out.append(text(c, c + 6.6, label.upper(), 6.5, fill=word, weight=700, spacing=0.35))
     else:
         for dx, dy, s in ((-4.2, 1.0, 0.85), (4.2, 1.0, 0.85), (0, -3.6, 0.85)):
             out.append(_pebble(c + dx, c + dy - 1.2, 3.4 * s, 2.5 * s, stone_fill, stone_line,
                                0.3, tilt=dx * 2))
-        out.append(text(c, c + 6.8, "3 WIN", 6, fill=word, weight=700, spacing=0.3))
-    return "".join(out)
-
-
-# --------------------------------------------------------------------------- score track
-TILE_CELLS = 10
-TILE_CELL_W = 17.0
-TILE_CAP = 7.0
-TILE_W = TILE_CELLS * TILE_CELL_W + 2 * TILE_CAP   # 184 mm
-TILE_H = 34.0
-
-
-def score_tile(ink: Ink, index: int, tiles: int, first: int, last_value: int,
-               bleed: float) -> str:
-    """Tile ``index`` (1-based) of the diamond-points track: cells ``first`` .. up to
-    ``first + 9`` (not past ``last_value``), a lane for each player, and the tile's number at
-    both ends so the count runs on from tile to tile."""
-    w, h = TILE_W, TILE_H
-    b = bleed
-    out = [rect(-b, -b, w + 2 * b, h + 2 * b, fill=ink.tint("#b3202a", 0.07))]
-    lane_h, num_h = 10.5, 11.0
-    y1 = (h - 2 * lane_h - num_h) / 2
-    y_num = y1 + lane_h
-    y2 = y_num + num_h
-    x0 = TILE_CAP
-    cells = [v for v in range(first, first + TILE_CELLS) if v <= last_value]
-    # lanes
-    cells_w = len(cells) * TILE_CELL_W
-    out.append(rect(x0, y1, cells_w, lane_h, fill=ink.tint("#4a6fa5", 0.14)))
-    out.append(rect(x0, y2, cells_w, lane_h, fill=ink.tint("#6b6b6b", 0.16)))
-    for k, v in enumerate(cells):
-        x = x0 + k * TILE_CELL_W
-        cx = x + TILE_CELL_W / 2
-        big = v % 10 == 0
-        if big and not ink.low:
-            out.append(rect(x, y_num, TILE_CELL_W, num_h, fill=ink.tint(RED, 0.18)))
-        out.append(rect(x, y1, TILE_CELL_W, y2 + lane_h - y1, stroke=ink.c("#555555"), sw=0.25))
-        out.append(text(cx, y_num + num_h / 2 + 2.1, str(v), 13 if big else 11,
-                        fill=ink.c(RED if big else INK), weight=700 if big or v % 5 == 0 else 400))
-        out.append(suit("C", cx, y1 + lane_h / 2, 4.2, ink.c("#8a97a8")))
-        out.append(suit("S", cx, y2 + lane_h / 2, 4.2, ink.c("#8f8f8f")))
-    # the lanes' owners, at the start of each tile
-    out.append(text(x0 - 1.2, y1 + lane_h / 2 + 1.2, "P1", 6.5, anchor="end", weight=700,
-                    fill=ink.c("#2f4f7f")))
-    out.append(text(x0 - 1.2, y2 + lane_h / 2 + 1.2, "P2", 6.5, anchor="end", weight=700,
-                    fill=ink.c("#444444")))
-    # end caps: tile number, where the count comes from and goes to
-    out.append(text(2.9, h / 2, f"{index}", 9, weight=700, fill=ink.c(RED), rotate=-90))
-    end_x = x0 + len(cells) * TILE_CELL_W
-    if index < tiles:
-        out.append(text(w - 2.6, h / 2 + 0.8, f"to tile {index + 1} \u2192", 6, rotate=-90,
-                        fill=ink.c("#555555")))
-    else:
-        # the finish, in the room the last cells leave
-        fx = end_x + 4
-        out.append(suit("D", fx + 6, h / 2, 11, ink.c(RED)))
-        out.append(text(fx + 14, h / 2 - 4, "91 is every diamond.", 9, anchor="start",
-                        weight=700))
-        out.append(text(fx + 14, h / 2 + 1.5, "46 or more cannot be caught:", 8,
-                        anchor="start"))
-        out.append(text(fx + 14, h / 2 + 6, "the other player has 45 at most.", 8,
-                        anchor="start"))
-    out.append(text(5.6, h / 2, "TILE", 5, weight=700, fill=ink.c("#777777"), rotate=-90,
-                    spacing=0.3))
-    if ink.low:
-        out.append(rect(0, 0, w, h, stroke="#000000", sw=0.3))
+        out.append(text(c, c + 6.8, label.upper(), 6, fill=word, weight=700, spacing=0.3))
     return "".join(out)
 
 

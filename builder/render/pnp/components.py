@@ -7,10 +7,13 @@ back (``png/cards/``) and a Tabletop Simulator deck sheet per back design (``png
 
 How a sheet is made
 -------------------
-Each sheet is laid out by :mod:`builder.render.pnp_layout` in millimetres (trim boxes, bleed,
-cut lines, crop marks, label), proved sound there, and drawn as one absolutely positioned
-HTML page whose art is SVG in millimetres (:mod:`builder.render.pnp_art`) and whose words come
-from the game's content through ``templates/components/``. One WeasyPrint FontConfiguration,
+A game's components are what its ``kit`` in game.yaml declares, made into pieces and sheets
+by :mod:`builder.render.pnp.kinds` (the vocabulary; game-specific drawings come from the
+game's engine, ``GameDef.art``). Each sheet is laid out by :mod:`builder.render.pnp.layout`
+in millimetres (trim boxes, bleed, cut lines, crop marks, label), proved sound there, and
+drawn as one absolutely positioned HTML page whose art is SVG in millimetres
+(:mod:`builder.render.pnp.art`) and whose words come from the game's content through
+``templates/components/``. One WeasyPrint FontConfiguration,
 one URL fetcher and one image cache serve every document of a build. A finisher writes each
 page's TrimBox (the union of the trims) and BleedBox (the union of the art) and the
 document's ViewerPreferences (PrintScaling None; DuplexFlipLongEdge for the duplex deck).
@@ -57,7 +60,7 @@ from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 
 from ... import __version__
-from ...engine.core import RANKS, Card, full_deck
+from ...engine.core import Card, full_deck
 from .. import cards as cardart
 from ..errors import RenderError
 from ..fetch import CardFetcher
@@ -144,6 +147,9 @@ class Words:
 
     def _inline(self, text: str) -> Markup:
         return Markup(self._unlink(str(self._md.inline(text))))
+
+    def block(self, text: str) -> Markup:
+        return Markup(self._unlink(str(self._md.block(text))))
 
     def body(self, rid: str) -> Markup:
         return Markup(self._unlink(str(self._md.block(self._rule(rid).body))))
@@ -245,7 +251,10 @@ class Renderer:
                                  f"pages")
         problems = overflows(doc)
         if problems:
-            raise ComponentError(f"{target.name}: text does not fit: " + "; ".join(problems))
+            raise ComponentError(
+                f"{target.name}: text does not fit: " + "; ".join(dict.fromkeys(problems))
+                + " (hint: shorten that component's sections under kit: in the game's "
+                  "game.yaml, or set fewer of them; a wider typeface needs more room)")
         refs = sorted({it.ref for sh in sheets for it in sh.items if it.ref})
         if refs:
             data = doc.write_pdf(finisher=_finisher(sheets, duplex))
@@ -541,23 +550,6 @@ def sheet_grid(paper: str, landscape: bool, title: str, pieces: list[Piece], col
     return s
 
 
-def sheet_stack(paper: str, landscape: bool, title: str, pieces: list[Piece], gap: float,
-                kind: str) -> L.Sheet:
-    """Pieces of one width stacked top to bottom, centred on the page."""
-    s = L.Sheet(paper, landscape, title)
-    w, h = s.size
-    total = sum(p.h for p in pieces) + gap * (len(pieces) - 1)
-    y = (h - total) / 2
-    for p in pieces:
-        b = p.bleed
-        box = L.Box((w - p.w) / 2, y, p.w, p.h)
-        bleed = (b, b, b, b)
-        s.items.append(L.Item(box, kind, p.name, bleed, p.html(bleed),
-                              size_label=f"{p.w:g} x {p.h:g} mm"))
-        y += p.h + gap
-    return s
-
-
 def back_sheet(front: L.Sheet, title: str, back_of: Callable[[L.Item], Piece]) -> L.Sheet:
     """The back of ``front`` for a long-edge flip: each item's back at its mirror position."""
     w, _ = front.size
@@ -617,382 +609,10 @@ def print_steps(paper: str, duplex_pairs: list[tuple[int, int]], extra: list[str
     return steps + extra
 
 
-# --------------------------------------------------------------------------- games
-def _aid_piece(r: Renderer, words: Words, macro: str, who: str, stem: str, accent: str) -> Piece:
-    m = getattr(r.texts, macro)
-    return Piece(stem, f"Player aid ({who})", AID_W, AID_H, 0.0,
-                 lambda bl, m=m, who=who: str(m(words, who, r.ink.c(accent), AID_W, AID_H, bl)))
-
-
-def kit_player_aids(r: Renderer, game, paper: str) -> Kit:
-    """The kit of a game that declares none: a player aid for each player, made from the
-    game's quick reference."""
-    words = Words(game)
-    names = game.player_names
-    aids = [_aid_piece(r, words, "aid_quickref", f"Player aid · {names[p]}", f"aid-{p}",
-                       game.accent) for p in sorted(names)]
-    per_sheet = 2
-    sheets = [sheet_grid(paper, False, "player aids", aids[i:i + per_sheet], 2, 1, 0.0, "aid")
-              for i in range(0, len(aids), per_sheet)]
-    rows = [CoverRow("Player aid (the quick reference)", str(len(aids)),
-                     f"{AID_W:g} x {AID_H:g} mm",
-                     ", ".join(str(i + 2) for i in range(len(sheets))))]
-    return Kit(sheets, rows, aids)
-
-
-def kit_war(r: Renderer, game, paper: str) -> Kit:
-    words = Words(game)
-    accent = game.accent
-    names = game.player_names
-    aids = [_aid_piece(r, words, "aid_war", f"Player aid · {names[p]}", f"aid-{p}", accent)
-            for p in sorted(names)]
-    sheets = [sheet_grid(paper, False, "player aids", aids, 2, 1, 0.0, "aid")]
-    rows = [CoverRow("Player aid", str(len(aids)), f"{AID_W:g} x {AID_H:g} mm", "2")]
-    return Kit(sheets, rows, aids)
-
-
-def kit_winning_the_battle(r: Renderer, game, paper: str) -> Kit:
-    words = Words(game)
-    accent = game.accent
-    box = art.TOKEN_BOX
-    off = (box - art.TOKEN_D) / 2
-
-    def token(side: str, label: str) -> Piece:
-        return Piece(f"stone-{side}", f"Stone token, {side}", box, box, 0.0,
-                     lambda bl, side=side: art.svg(box, box, art.stone_token(r.ink, side), bl),
-                     png_box=L.Box(off, off, art.TOKEN_D, art.TOKEN_D), round=True)
-
-    front, back = token("front", "front"), token("back", "back")
-    fronts = [Piece("stone-front" if i == 1 else f"stone-front-{i}", front.title, front.w,
-                    front.h, 0.0, front.draw) for i in range(1, 6)]
-    s_front = sheet_grid(paper, False, "stone tokens, fronts", fronts, 3, 2, 6.0, "token",
-                         side="front")
-    s_back = back_sheet(s_front, "stone tokens, backs", lambda it: back)
-    names = game.player_names
-    aids = [_aid_piece(r, words, "aid_wtb", f"Player aid · {names[p]}", f"aid-{p}", accent)
-            for p in sorted(names)]
-    s_aid = sheet_grid(paper, False, "player aids: the battle procedure", aids, 2, 1, 0.0, "aid")
-    rows = [
-        CoverRow("Stone token (3 stones and 2 spares), fronts and backs", "5",
-                 f"{art.TOKEN_D:g} mm round, in a {box:g} mm square cut box", "2, 3"),
-        CoverRow("Player aid: the battle procedure", str(len(aids)),
-                 f"{AID_W:g} x {AID_H:g} mm", "4"),
-    ]
-    steps = [f"Stones: cut out each {box:g} mm square, then punch the round token with a "
-             f"1 inch (25.4 mm) circle punch, or cut along the pale ring with scissors. "
-             f"The art runs 3 mm past the ring, so a punch a little off centre leaves no "
-             f"white edge. Keep the two spares in case a stone goes missing."]
-    return Kit([s_front, s_back, s_aid], rows, [front, back] + aids, steps)
-
-
-def kit_ultimate(r: Renderer, game, paper: str) -> Kit:
-    words = Words(game)
-    accent = game.accent
-    last = sum(range(1, 14))            # 91: every diamond
-    tiles_n = last // art.TILE_CELLS + 1
-    b = L.BLEED
-    tiles = []
-    for i in range(tiles_n):
-        first = i * art.TILE_CELLS
-        tiles.append(Piece(
-            f"track-tile-{i + 1:02d}", f"Score track tile {i + 1}", art.TILE_W, art.TILE_H, b,
-            lambda bl, i=i, first=first: art.svg(
-                art.TILE_W, art.TILE_H, art.score_tile(r.ink, i + 1, tiles_n, first, last, b), bl)))
-    ref_h = 80.0
-
-    def reference(bl):
-        body = _points_reference_svg(r.ink, art.TILE_W, ref_h, b)
-        return art.svg(art.TILE_W, ref_h, body, bl) + str(
-            r.texts.points_reference(words, r.ink.c(accent), art.TILE_W, ref_h, bl))
-
-    ref = Piece("points-reference", "Points reference", art.TILE_W, ref_h, b, reference)
-    # as many tiles a page as fit; the count runs on to the next page
-    w, h = L.PAPERS[paper]
-    # n tiles with their bleed take n * (34 + 6) mm; leave room for the marks and the label
-    per_page = min(int((h - 2 * L.MARGIN - 2 * (L.MARK_GAP + L.MARK_MIN))
-                       // (art.TILE_H + 2 * b)), 6)
-    sheets = []
-    k = 0
-    while k < len(tiles):
-        chunk = tiles[k:k + per_page]
-        label = (f"score track, tiles {k + 1} to {k + len(chunk)} "
-                 f"(points {k * art.TILE_CELLS} to {min((k + len(chunk)) * art.TILE_CELLS - 1, last)})")
-        room = h - 2 * L.MARGIN - 2 * (L.MARK_GAP + L.MARK_MIN + 3.5) - 2 * b
-        used = len(chunk) * art.TILE_H + (len(chunk) - 1) * 2 * b
-        if k + per_page >= len(tiles) and used + 2 * b + ref_h <= room:
-            sheets.append(sheet_stack(paper, False, label + " and the points reference",
-                                      chunk + [ref], 2 * b, "tile"))
-            ref = None
-        else:
-            sheets.append(sheet_stack(paper, False, label, chunk, 2 * b, "tile"))
-        k += per_page
-    if ref is not None:
-        sheets.append(sheet_stack(paper, False, "points reference", [ref], 2 * b, "reference"))
-    track_sheets = ", ".join(str(i + 2) for i, s in enumerate(sheets)
-                             if any(it.kind == "tile" for it in s.items))
-    rows = [
-        CoverRow(f"Score track tile (diamond points 0 to {last}, a lane for each player)",
-                 str(tiles_n), f"{art.TILE_W:g} x {art.TILE_H:g} mm", track_sheets),
-        CoverRow("Points reference", "1", f"{art.TILE_W:g} x {ref_h:g} mm", str(len(sheets) + 1)),
-    ]
-    steps = [f"Score track: lay the {tiles_n} tiles end to end in order; each tile's number is "
-             f"at its left end. A coin or counter for each player marks their score."]
-    ref_piece = Piece("points-reference", "Points reference", art.TILE_W, ref_h, b, reference)
-    return Kit(sheets, rows, tiles + [ref_piece], steps)
-
-
-def _points_reference_svg(ink: art.Ink, w: float, h: float, b: float) -> str:
-    out = [art.rect(-b, -b, w + 2 * b, h + 2 * b, fill=ink.tint(art.RED, 0.06))]
-    out.append(art.text(4, 8.5, "Diamond points", 11, anchor="start", weight=700,
-                        fill=ink.c(art.RED), family=art.SERIF))
-    out.append(art.text(w - 4, 8.5, "all thirteen: 91 · 46 or more cannot be caught", 7.5,
-                        anchor="end", fill=ink.c("#444444")))
-    cw = (w - 8) / 13
-    for k, rank in enumerate(RANKS):
-        x = 4 + k * cw
-        out.append(art.rect(x + 0.6, 11.5, cw - 1.2, 15.5, fill="#ffffff" if not ink.low else "none",
-                            stroke=ink.c("#777777"), sw=0.25, rx=1.2))
-        out.append(art.text(x + cw / 2, 17.2, rank, 9, weight=700, fill=ink.c(art.RED)))
-        out.append(art.suit("D", x + cw / 2, 20.6, 3.6, ink.c(art.RED)))
-        out.append(art.text(x + cw / 2, 25.8, f"{k + 1}", 7.5, fill=ink.c("#333333")))
-    if ink.low:
-        out.append(art.rect(0, 0, w, h, stroke="#000000", sw=0.3))
-    return "".join(out)
-
-
-def kit_battle_lines(r: Renderer, game, paper: str) -> Kit:
-    words = Words(game)
-    W, H = 260.0, 194.0
-    names = game.player_names
-    pieces = []
-    for p in sorted(names):
-        colour = game.player_colours.get(p, game.accent)
-        who = f"{names[p]}'s battlefield"
-        pieces.append(Piece(f"mat-{p}", f"Battlefield mat ({names[p]})", W, H, 0.0,
-                            lambda bl, colour=colour, who=who: _battlefield(r, words, who, colour,
-                                                                            W, H, bl)))
-    sheets = [sheet_grid(paper, True, f"battlefield mat: {p.title.split('(')[1][:-1]}", [p],
-                         1, 1, 0.0, "mat") for p in pieces]
-    rows = [CoverRow("Battlefield mat (one per player): flanks, centre, reserve, deck and "
-                     "captured pile", str(len(pieces)), f"{W:g} x {H:g} mm (landscape)",
-                     ", ".join(str(i + 2) for i in range(len(pieces))))]
-    steps = ["Mats: lay your mat in front of you with its title column on your right; the "
-             "other player's mat faces yours, top edge to top edge, so your left flank lies "
-             "across from their right flank."]
-    return Kit(sheets, rows, pieces, steps)
-
-
-def _battlefield(r: Renderer, words: Words, who: str, colour: str, W: float, H: float,
-                 bl: tuple) -> str:
-    ink = r.ink
-    sw, sh = art.SPACE_W, art.SPACE_H
-    gap = 6.0
-    x0, y0 = 6.0, 4.0
-    y1 = y0 + sh + 8.0
-    out = [art.mat_frame(ink, W, H, colour)]
-    pos = [("LEFT FLANK", "faces their RIGHT flank", True), ("CENTRE", "faces their CENTRE", False),
-           ("RIGHT FLANK", "faces their LEFT flank", True)]
-    for k, (name, facing, flank) in enumerate(pos):
-        x = x0 + k * (sw + gap)
-        note = "reserve may reinforce" if flank else "never reinforced"
-        out.append(art.card_space(ink, x, y0, name, colour, note=note))
-        out.append(art.arrow_up(x + sw / 2 - 16, y0 + sh + 6.6, 4.2, ink.c(colour)))
-        out.append(art.text(x + sw / 2 + 2, y0 + sh + 5.6, facing, 7.2, weight=600,
-                            fill=ink.c(colour)))
-    bottom = [("DECK", "face down, draw from the top"),
-              ("RESERVE", "your 4th card, face down"),
-              ("CAPTURED", "face down; counts at the end")]
-    for k, (name, note) in enumerate(bottom):
-        x = x0 + k * (sw + gap)
-        out.append(art.card_space(ink, x, y1, name, "#555555" if k != 1 else colour, note=note,
-                                  dashed=k == 1))
-    body = art.svg(W, H, "".join(out), bl)
-    tx = x0 + 3 * sw + 2 * gap + 5.0
-    text = r.texts.battlefield_text(words, who, ink.c(colour), bl[0] + tx, bl[1] + 6.0,
-                                    W - tx - 6.0, H - 12.0)
-    return body + str(text)
-
-
-def kit_battle(r: Renderer, game, paper: str) -> Kit:
-    words = Words(game)
-    names = game.player_names
-    W, H = 256.0, 96.0
-    two = {"p1": "the 26 red cards (hearts and diamonds)",
-           "p2": "the 26 black cards (clubs and spades)"}
-    four = {"p1": "the 26 hearts", "p2": "the 26 spades", "p3": "the 26 diamonds",
-            "p4": "the 26 clubs"}
-    suit_of = {"p1": "H", "p2": "S", "p3": "D", "p4": "C"}
-
-    def mat(p: str, cards_text: str, players: int) -> Piece:
-        colour = game.player_colours[p]
-        return Piece(f"mat-{players}p-{p}", f"Player mat, {players} players ({names[p]})", W, H,
-                     0.0, lambda bl: art.svg(W, H, _battle_mat(r.ink, names[p], cards_text,
-                                                               colour, suit_of[p], W, H), bl))
-
-    two_mats = [mat(p, two[p], 2) for p in ("p1", "p2")]
-    four_mats = [mat(p, four[p], 4) for p in ("p1", "p2", "p3", "p4")]
-    accent = game.accent
-
-    def killed(four_players: bool) -> Piece:
-        players = 4 if four_players else 2
-        return Piece(f"killed-{players}p", f"Killed pile mat, {players} players", W, H, 0.0,
-                     lambda bl: _killed_mat(r, words, names, game.player_colours, accent, W, H, bl,
-                                         four_players))
-
-    k2, k4 = killed(False), killed(True)
-    sheets = [
-        sheet_grid(paper, True, f"player mats, two players ({names['p1']}, {names['p2']})",
-                   two_mats, 1, 2, 0.0, "mat"),
-        sheet_grid(paper, True, "Killed pile mats, two players and four players", [k2, k4], 1, 2,
-                   0.0, "mat"),
-        sheet_grid(paper, True, f"player mats, four players ({names['p1']}, {names['p2']})",
-                   four_mats[:2], 1, 2, 0.0, "mat"),
-        sheet_grid(paper, True, f"player mats, four players ({names['p3']}, {names['p4']})",
-                   four_mats[2:], 1, 2, 0.0, "mat"),
-    ]
-    rows = [
-        CoverRow("Player mat, two players (deck, hand, discard)", "2", f"{W:g} x {H:g} mm", "2"),
-        CoverRow("Killed pile mat, two players (with the play area)", "1", f"{W:g} x {H:g} mm",
-                 "3"),
-        CoverRow("Killed pile mat, four players (with the seating)", "1", f"{W:g} x {H:g} mm",
-                 "3"),
-        CoverRow("Player mat, four players (deck, hand, discard)", "4", f"{W:g} x {H:g} mm",
-                 "4, 5"),
-    ]
-    steps = ["Two players print sheets 2 and 3; four players print sheets 3 to 5 (the "
-             "four-player Killed mat is the lower half of sheet 3). Lay the Killed mat in the "
-             "middle and each player's mat in front of them."]
-    return Kit(sheets, rows, two_mats + [k2, k4] + four_mats, steps)
-
-
-def _battle_mat(ink: art.Ink, name: str, cards_text: str, colour: str, suit: str, W: float,
-                H: float) -> str:
-    y = (H - art.SPACE_H) / 2
-    out = [art.mat_frame(ink, W, H, colour)]
-    # name strip, read from the player's seat turning the mat a quarter
-    out.append(art.text(9.5, H / 2, name.upper(), 12, weight=700, fill=ink.c(colour),
-                        rotate=-90, spacing=0.8))
-    out.append(art.text(15.5, H / 2, cards_text, 6.5, fill=ink.c("#444444"), rotate=-90))
-    x = 24.0
-    step = art.SPACE_W + 13.0
-    out.append(art.card_space(ink, x, y, "DECK", colour, note="face down\nrefill your hand from it",
-                              icon=suit))
-    out.append(art.card_space(ink, x + step, y, "HAND", colour,
-                              note="your two cards, face down\nlook at them any time",
-                              dashed=True))
-    out.append(art.card_space(ink, x + 2 * step, y, "DISCARD", colour,
-                              note="face up: your cards\nthat survived a turn", icon=suit))
-    out.append(art.text(x + 3 * step - 4.0, H / 2, "play toward the Killed pile \u2192", 6.5,
-                        rotate=-90, fill=ink.c("#444444")))
-    return "".join(out)
-
-
-def _killed_mat(r: Renderer, words: Words, names: dict, colours: dict, accent: str, W: float,
-                H: float, bl: tuple, four: bool) -> str:
-    ink = r.ink
-    sw, sh = art.SPACE_W, art.SPACE_H
-    y = (H - sh) / 2
-    out = [art.mat_frame(ink, W, H, accent)]
-    if four:
-        # the seating: four seats round the pile, colours alternating
-        cx, cy = 40.0, H / 2
-        out.append(art.rect(cx - 16, cy - 20, 32, 40, stroke=ink.c("#777777"), sw=0.3, rx=2))
-        out.append(art.text(cx, cy + 1.2, "KILLED", 6.5, weight=700, fill=ink.c(accent)))
-        seats = [("p1", 0, 28), ("p2", -30, 0), ("p3", 0, -28), ("p4", 30, 0)]
-        for p, dx, dy in seats:
-            colour = colours[p]
-            out.append(art.text(cx + dx, cy + dy + 1.5, names[p], 8, weight=700,
-                                fill=ink.c(colour)))
-        out.append(art.text(cx, H - 5, "seating, clockwise", 6.5, fill=ink.c("#555555")))
-        kx = 80.0
-        out.append(art.card_space(ink, kx, y, "KILLED", accent, note="face up\nout for good"))
-        tx = kx + sw + 8.0
-    else:
-        p1, p2 = names["p1"], names["p2"]
-        out.append(art.card_space(ink, 6.0, y, f"{p1.upper()} PLAYS",
-                                  colours["p1"], note="face down,\nthen reveal",
-                                  dashed=True))
-        out.append(art.card_space(ink, 6.0 + sw + 5.0, y, "KILLED", accent,
-                                  note="face up\nout for good"))
-        out.append(art.card_space(ink, 6.0 + 2 * (sw + 5.0), y, f"{p2.upper()} PLAYS",
-                                  colours["p2"], note="face down,\nthen reveal",
-                                  dashed=True, turn=True))
-        tx = 6.0 + 3 * sw + 2 * 5.0 + 6.0
-    body = art.svg(W, H, "".join(out), bl)
-    text = r.texts.killed_text(words, ink.c(accent), bl[0] + tx, bl[1] + 5.0, W - tx - 5.0,
-                               H - 10.0, four)
-    return body + str(text)
-
-
-def kit_deck_management(r: Renderer, game, paper: str) -> Kit:
-    words = Words(game)
-    accent = game.accent
-    names = game.player_names
-    TW, TH = 184.0, 100.0
-
-    def tracker(bl):
-        body = _round_tracker_svg(r.ink, accent, TW, TH)
-        return art.svg(TW, TH, body, bl) + str(
-            r.texts.tracker_text(words, r.ink.c(accent), bl[0] + 7.0, bl[1] + 80.0, TW - 14.0,
-                                 17.0))
-
-    track = Piece("round-tracker", "Round tracker", TW, TH, 0.0, tracker)
-    aids = [_aid_piece(r, words, "aid_dm", f"Player aid · {names[p]}", f"aid-{p}", accent)
-            for p in sorted(names)]
-    sheets = [
-        sheet_grid(paper, False, "round tracker", [track], 1, 1, 0.0, "tracker"),
-        sheet_grid(paper, False, "player aids: war and the end of a round", aids, 2, 2, 0.0,
-                   "aid"),
-    ]
-    rows = [CoverRow("Round tracker (rounds 1 to 200)", "1", f"{TW:g} x {TH:g} mm", "2"),
-            CoverRow("Player aid: war and the end-of-round discard", str(len(aids)),
-                     f"{AID_W:g} x {AID_H:g} mm", "3")]
-    steps = ["Round tracker: a coin on round 1 at the start; with 3 or 4 players every player "
-             "takes an aid, with 2 the other two are spares."]
-    return Kit(sheets, rows, [track] + aids, steps)
-
-
-def _round_tracker_svg(ink: art.Ink, accent: str, W: float, H: float) -> str:
-    out = [art.mat_frame(ink, W, H, accent)]
-    out.append(art.text(7, 11, "War with Deck Management", 12, anchor="start", weight=700,
-                        family=art.SERIF, fill=ink.c(accent)))
-    out.append(art.text(W - 7, 11, "ROUND TRACKER", 8, anchor="end", weight=700,
-                        fill=ink.c("#444444"), spacing=0.5))
-    cw, ch = 17.0, 15.0
-    x0 = (W - 10 * cw) / 2
-    for row in range(2):
-        y = 16 + row * (ch + 2)
-        for k in range(10):
-            v = row * 10 + k + 1
-            x = x0 + k * cw
-            out.append(art.rect(x + 0.5, y, cw - 1, ch, fill=ink.tint(accent, 0.10 if v % 5 else 0.22),
-                                stroke=ink.c(accent), sw=0.3, rx=1.5))
-            out.append(art.text(x + cw / 2, y + ch / 2 + 2.2, str(v), 12,
-                                weight=700 if v % 5 == 0 else 400, fill=ink.c(art.INK)))
-    y = 16 + 2 * (ch + 2) + 5
-    out.append(art.text(x0, y - 1.2, "LAPS (add)", 6.5, anchor="start", weight=700,
-                        fill=ink.c("#444444")))
-    for k in range(10):
-        x = x0 + k * cw
-        out.append(art.rect(x + 0.5, y, cw - 1, 12, stroke=ink.c("#777777"), sw=0.3, rx=1.5,
-                            fill=ink.tint("#777777", 0.06)))
-        out.append(art.text(x + cw / 2, y + 8, f"+{k * 20}", 9, fill=ink.c("#333333")))
-    return "".join(out)
-
-
-KITS: dict[str, Callable] = {
-    "war": kit_war,
-    "winning-the-battle": kit_winning_the_battle,
-    "ultimate": kit_ultimate,
-    "battle-lines": kit_battle_lines,
-    "battle": kit_battle,
-    "deck-management": kit_deck_management,
-}
-
-
 def game_sheets(r: Renderer, game, paper: str) -> tuple[list[L.Sheet], Kit]:
-    maker = KITS.get(game.slug, kit_player_aids)
-    kit = maker(r, game, paper)
+    from .kinds import game_kit  # the vocabulary's builders use this module's pieces
+
+    kit = game_kit(r, game, paper)
     duplex = []
     for i, s in enumerate(kit.sheets):
         if s.side == "back":

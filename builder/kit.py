@@ -1,0 +1,316 @@
+"""Stage 1, the print-and-play kit: ``kit:`` in a game's ``game.yaml``, read and checked.
+
+A kit is a list of components, each a ``kind`` from a small vocabulary with parameters
+(docs/kit.md): ``player-aid``, ``tokens``, ``score-track``, ``mat`` and ``round-tracker``.
+Every parameter the renderer will read is checked here, during ``warbook check``, so a
+mistake is a located error and never a failed build. A game that declares no kit gets a
+player aid per player made from its quick reference.
+
+Hands on a list of :class:`Component` (plain data: the kind, its parameters with defaults
+filled in, and where it was written) for ``builder.render.pnp``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .diagnostics import Diagnostics, Located
+from .yamlsrc import LocDict, LocList
+
+#: parts a section may hold, printed in the order written: quick reference lines as a
+#: list (``lines``) or as paragraphs (``paragraphs``), rule bodies (``rule``), the text of
+#: an option (``option``) and Markdown of its own (``text``)
+SECTION_KEYS = {"title", "ref", "lines", "paragraphs", "rule", "option", "text"}
+
+
+@dataclass
+class Section:
+    title: str = ""
+    ref: str = ""                       # a rule id: "(rule N)" after the title
+    parts: list[tuple[str, Any]] = field(default_factory=list)  # (kind, value) in order
+
+
+@dataclass
+class Component:
+    kind: str
+    params: dict[str, Any]
+    where: Located
+
+
+# --------------------------------------------------------------------------- the vocabulary
+# Each kind: parameter -> (check, default). A check takes the value and returns it (maybe
+# converted) or raises ValueError with what is wrong. ``REQUIRED`` marks a parameter
+# without a default.
+REQUIRED = object()
+
+
+def text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"must be some text, got {value!r}")
+    return " ".join(value.split()) if "\n" not in value.strip() else value.strip()
+
+
+def whole(lo: int, hi: int) -> Callable[[Any], int]:
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"must be a whole number, got {value!r}")
+        if not lo <= value <= hi:
+            raise ValueError(f"must be from {lo} to {hi}, got {value}")
+        return value
+    return check
+
+
+def one_of(*choices: str) -> Callable[[Any], str]:
+    def check(value: Any) -> str:
+        if value not in choices:
+            close = difflib.get_close_matches(str(value), choices, n=1)
+            raise ValueError(f"must be one of {', '.join(choices)}, got {value!r}"
+                             + (f"; did you mean '{close[0]}'?" if close else ""))
+        return value
+    return check
+
+
+def size_mm(value: Any) -> tuple[float, float]:
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+        raise ValueError(f"must be [width, height] in millimetres, got {value!r}")
+    w, h = (float(v) for v in value)
+    if not all(math.isfinite(v) and 20 <= v <= 400 for v in (w, h)):
+        raise ValueError(f"must be 20 to 400 mm each way, got {value!r}")
+    return w, h
+
+
+def box_mm(value: Any) -> tuple[float, float, float, float]:
+    if (not isinstance(value, list) or len(value) != 4
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+            or not all(math.isfinite(float(v)) and 0 <= float(v) <= 400 for v in value)):
+        raise ValueError(f"must be [x, y, width, height] in millimetres, got {value!r}")
+    return tuple(float(v) for v in value)  # type: ignore[return-value]
+
+
+def mapping(value: Any) -> dict:
+    if not isinstance(value, dict):
+        raise ValueError(f"must be a mapping, got {value!r}")
+    return dict(value)
+
+
+def boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"must be true or false, got {value!r}")
+    return value
+
+
+COMMON = {"label": (text, None), "row": (text, None), "how": (text, None)}
+
+KINDS: dict[str, dict[str, tuple[Callable, Any]]] = {
+    "player-aid": {"sections": ("sections", None), "per_sheet": (whole(1, 4), 2), **COMMON},
+    "tokens": {"name": (text, "Token"), "stem": (text, "token"), "count": (whole(1, 30), 5),
+               "front": (text, ""), "back": (text, None), **COMMON},
+    "score-track": {"name": (text, "Score track"), "from": (whole(-99, 999), 0),
+                    "to": (whole(-99, 999), REQUIRED), "layout": (one_of("grid", "snake", "ring"),
+                                                                  "snake"),
+                    "players": (whole(1, 8), 2), **COMMON},
+    "mat": {"name": (text, REQUIRED), "stem": (text, "mat"), "size": (size_mm, REQUIRED),
+            "per": (one_of("player", "table"), "table"), "players": ("players", None),
+            "art": (text, None), "params": (mapping, None), "text": ("sections", None),
+            "panel": (box_mm, None), "title": (boolean, True), "who": (text, None),
+            "per_sheet": (whole(1, 2), 1), "landscape": (boolean, True),
+            "copies": ("copies", None), **COMMON},
+    "round-tracker": {"rounds": (whole(2, 40), 20), "laps": (whole(1, 20), 10),
+                      "text": ("sections", None), **COMMON},
+}
+
+
+class KitReader:
+    """Reads one game's ``kit:`` into components, reporting every mistake at its place."""
+
+    def __init__(self, diags: Diagnostics, rules: set[str], options: set[str],
+                 players: list[str], art_names: Callable[[str], bool] | None):
+        self.diags = diags
+        self.rules = rules
+        self.options = options
+        self.players = players
+        self.has_art = art_names
+
+    def read(self, data: LocDict) -> list[Component]:
+        if "kit" not in data:
+            return [Component("player-aid", self.defaults("player-aid"), data.at("kit"))]
+        items = data["kit"]
+        if not isinstance(items, LocList) or not items:
+            self.diags.error(data.at("kit"), "kit must be a list of components, each with a "
+                             "kind (player-aid, tokens, score-track, mat, round-tracker)")
+            return []
+        out = []
+        for i, item in enumerate(items):
+            c = self.component(item, items.at(i))
+            if c is not None:
+                out.append(c)
+        return out
+
+    def defaults(self, kind: str) -> dict[str, Any]:
+        return {k: (None if d is REQUIRED else d) for k, (_, d) in KINDS[kind].items()}
+
+    def component(self, item: Any, where: Located) -> Component | None:
+        if not isinstance(item, LocDict) or "kind" not in item:
+            self.diags.error(where, "a kit component must be a mapping with a kind, such as "
+                             "{kind: player-aid}")
+            return None
+        kind = item["kind"]
+        if kind not in KINDS:
+            close = difflib.get_close_matches(str(kind), list(KINDS), n=1)
+            self.diags.error(item.at("kind"), f"unknown kind of component '{kind}' (kinds: "
+                             f"{', '.join(KINDS)})" + (f"; did you mean '{close[0]}'?" if close else ""))
+            return None
+        spec = KINDS[kind]
+        params = self.defaults(kind)
+        ok = True
+        for key in item:
+            if key == "kind":
+                continue
+            if key not in spec:
+                close = difflib.get_close_matches(str(key), list(spec), n=1)
+                line, col = item.key_pos(key)
+                self.diags.error(Located(item.path, line, col),
+                                 f"{kind}: unknown parameter '{key}' (it takes: "
+                                 f"{', '.join(sorted(spec))})"
+                                 + (f"; did you mean '{close[0]}'?" if close else ""))
+                ok = False
+                continue
+            value = self.value(kind, key, spec[key][0], item[key], item.at(key))
+            if value is None:
+                ok = False
+            else:
+                params[key] = value
+        for key, (_, default) in spec.items():
+            if default is REQUIRED and key not in item:
+                self.diags.error(where, f"{kind}: '{key}' is missing")
+                ok = False
+        if ok and kind == "score-track" and params["to"] <= params["from"]:
+            self.diags.error(item.at("to"), f"score-track: 'to' ({params['to']}) must be above "
+                             f"'from' ({params['from']})")
+            ok = False
+        if ok and kind == "score-track" and params["to"] - params["from"] > 199:
+            self.diags.error(item.at("to"), "score-track: at most 200 spaces fit one sheet")
+            ok = False
+        if ok and kind == "mat" and params["art"] is not None:
+            if self.has_art is None or not self.has_art(params["art"]):
+                self.diags.error(item.at("art"), f"mat: the game's engine draws no art named "
+                                 f"'{params['art']}' (see docs/kit.md, the art hook)")
+                ok = False
+        return Component(kind, params, where) if ok else None
+
+    def value(self, kind: str, key: str, check: Any, value: Any, where: Located) -> Any:
+        if check == "sections":
+            return self.sections(value, where, f"{kind}.{key}")
+        if check == "players":
+            if not isinstance(value, list) or not value or any(p not in self.players for p in value):
+                self.diags.error(where, f"{kind}.{key} must list player ids of this game "
+                                 f"({', '.join(self.players)}), got {value!r}")
+                return None
+            return [str(p) for p in value]
+        if check == "copies":
+            if not isinstance(value, LocList) or not value:
+                self.diags.error(where, f"{kind}.copies must be a list of variants, each a "
+                                 f"mapping of params (and who, text)")
+                return None
+            out = []
+            for i, copy in enumerate(value):
+                if not isinstance(copy, LocDict):
+                    self.diags.error(value.at(i), f"{kind}.copies: each variant must be a mapping")
+                    return None
+                variant = {"params": {}, "who": None, "text": None, "stem": None, "panel": None}
+                for k in copy:
+                    if k == "panel":
+                        try:
+                            variant["panel"] = box_mm(copy[k])
+                        except ValueError as e:
+                            self.diags.error(copy.at(k), f"{kind}.copies.panel {e}")
+                            return None
+                    elif k == "text":
+                        variant["text"] = self.sections(copy[k], copy.at(k), f"{kind}.copies.text")
+                        if variant["text"] is None:
+                            return None
+                    elif k in ("who", "stem"):
+                        try:
+                            variant[k] = text(copy[k])
+                        except ValueError as e:
+                            self.diags.error(copy.at(k), f"{kind}.copies.{k} {e}")
+                            return None
+                    else:
+                        variant["params"][str(k)] = copy[k]
+                out.append(variant)
+            return out
+        try:
+            return check(value)
+        except ValueError as e:
+            self.diags.error(where, f"{kind}.{key} {e}")
+            return None
+
+    def sections(self, value: Any, where: Located, what: str) -> list[Section] | None:
+        if not isinstance(value, LocList):
+            self.diags.error(where, f"{what} must be a list of sections, each a mapping such "
+                             f"as {{title: Every trick, lines: all}}")
+            return None
+        out = []
+        for i, item in enumerate(value):
+            if not isinstance(item, LocDict):
+                self.diags.error(value.at(i), f"{what}: a section must be a mapping")
+                return None
+            section = Section()
+            for key in item:
+                got = self.section_part(item, key, what)
+                if got is False:
+                    return None
+                if key == "title":
+                    section.title = got
+                elif key == "ref":
+                    section.ref = got
+                else:
+                    section.parts.append((str(key), got))
+            out.append(section)
+        return out
+
+    def section_part(self, item: LocDict, key: Any, what: str) -> Any:
+        value, where = item[key], item.at(key)
+        if key not in SECTION_KEYS:
+            close = difflib.get_close_matches(str(key), sorted(SECTION_KEYS), n=1)
+            line, col = item.key_pos(key)
+            self.diags.error(Located(item.path, line, col), f"{what}: a section has no '{key}' "
+                             f"(it may have: {', '.join(sorted(SECTION_KEYS))})"
+                             + (f"; did you mean '{close[0]}'?" if close else ""))
+            return False
+        if key in ("title", "text"):
+            try:
+                return text(value)
+            except ValueError as e:
+                self.diags.error(where, f"{what}.{key} {e}")
+                return False
+        if key in ("ref", "rule"):
+            ids = value if isinstance(value, list) else [value]
+            for rid in ids:
+                if rid not in self.rules:
+                    close = difflib.get_close_matches(str(rid), sorted(self.rules), n=1)
+                    self.diags.error(where, f"{what}.{key}: unknown rule id '{rid}'"
+                                     + (f"; did you mean '{close[0]}'?" if close else ""))
+                    return False
+            return value if key == "ref" else list(ids)
+        if key == "option":
+            if value not in self.options:
+                self.diags.error(where, f"{what}.option: the game prints no option '{value}' "
+                                 f"(options: {', '.join(sorted(self.options)) or 'none'})")
+                return False
+            return value
+        # lines / paragraphs: "all", or [from, to] over the quick reference (to excluded;
+        # negative counts from the end)
+        if value == "all":
+            return (0, None)
+        if (isinstance(value, list) and len(value) in (1, 2)
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            return (value[0], value[1] if len(value) == 2 else None)
+        self.diags.error(where, f"{what}.{key} must be all, [from] or [from, to] over the quick "
+                         f"reference's lines (from 0; to not included; negative counts from "
+                         f"the end), got {value!r}")
+        return False

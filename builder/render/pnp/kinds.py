@@ -1,0 +1,331 @@
+"""The kit vocabulary made into pieces and sheets: one builder per kind of component.
+
+A game's ``kit`` (read and checked by :mod:`builder.kit`) lists components; each builder
+here turns one into its pieces (what is cut out, and exported as PNG), the sheets they are
+laid out on, its row of the cover's table and any cutting instructions. Nothing here knows
+a game: words come from the game's quick reference and rules (:class:`Words`), colours from
+its ``accent`` and ``player_colours``, and drawings the vocabulary cannot express from its
+engine's art hook (``GameDef.art``), called with an :class:`ArtContext`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+
+from . import art
+from . import layout as L
+from .components import (
+    AID_H, AID_W, ComponentError, CoverRow, Kit, Piece, Renderer, Words, back_sheet, sheet_grid,
+)
+
+
+@dataclass
+class ArtContext:
+    """What a game's art hook is given: the drawing helpers (``draw``, the module
+    :mod:`builder.render.pnp.art`: ``rect``, ``text``, ``card_space``, ``mat_frame``,
+    ``arrow_up``, ``suit``, ``SPACE_W``/``SPACE_H``, ...), the ink (full or low), the
+    piece's size in mm, the colours and the player it is for (or None), and the mat's
+    ``params`` from game.yaml (a variant's merged in)."""
+
+    draw: Any
+    ink: art.Ink
+    w: float
+    h: float
+    colour: str
+    accent: str
+    colours: dict[str, str]
+    names: dict[str, str]
+    player: str | None
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- words
+def section_views(words: Words, sections) -> list[dict[str, Any]]:
+    """Sections as the templates print them: a title, its rule reference and its parts,
+    each (kind, value) with the value ready to print."""
+    quick = words.quick
+    out = []
+    for s in sections:
+        parts = []
+        for kind, value in s.parts:
+            if kind in ("lines", "paragraphs"):
+                start, stop = value
+                parts.append((kind, quick[start:stop]))
+            elif kind == "rule":
+                parts.append(("html", Markup("").join(words.body(r) for r in value)))
+            elif kind == "option":
+                parts.append(("paragraphs", [words.option_text(value)]))
+            else:
+                parts.append(("html", words.block(value)))
+        out.append({"title": s.title, "ref": words.ref(s.ref) if s.ref else "",
+                    "parts": parts})
+    return out
+
+
+DEFAULT_AID = None  # filled lazily: one section, the whole quick reference
+
+
+def _default_sections():
+    from ...kit import Section
+
+    return [Section(title="Quick reference", parts=[("lines", (0, None))])]
+
+
+def rows_of(per_sheet: int) -> tuple[int, int]:
+    return (1, 1) if per_sheet == 1 else (2, 1) if per_sheet == 2 else (2, 2)
+
+
+def sheet_numbers(first: int, count: int) -> str:
+    return ", ".join(str(first + i) for i in range(count))
+
+
+# --------------------------------------------------------------------------- kinds
+def player_aid(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
+    names = game.player_names
+    sections = section_views(words, p["sections"] or _default_sections())
+    aids = []
+    for pid in sorted(names):
+        who = f"Player aid · {names[pid]}"
+        aids.append(Piece(f"aid-{pid}", f"Player aid ({who})", AID_W, AID_H, 0.0,
+                          lambda bl, who=who: str(r.texts.aid_sections(
+                              words, who, r.ink.c(game.accent), AID_W, AID_H, bl, sections))))
+    per = p["per_sheet"]
+    cols, rows = rows_of(per)
+    label = p["label"] or "player aids"
+    sheets = [sheet_grid(paper, False, label, aids[i:i + per], cols, rows, 0.0, "aid")
+              for i in range(0, len(aids), per)]
+    row = CoverRow(p["row"] or "Player aid (the quick reference)", str(len(aids)),
+                   f"{AID_W:g} x {AID_H:g} mm", sheet_numbers(first, len(sheets)))
+    return Kit(sheets, [row], aids, [p["how"]] if p["how"] else [])
+
+
+def tokens(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
+    box = art.TOKEN_BOX
+    off = (box - art.TOKEN_D) / 2
+    stem = p["stem"]
+
+    def token(side: str, label: str, name: str) -> Piece:
+        return Piece(name, f"{p['name']}, {side}", box, box, 0.0,
+                     lambda bl: art.svg(box, box, art.stone_token(r.ink, side, label), bl),
+                     png_box=L.Box(off, off, art.TOKEN_D, art.TOKEN_D), round=True)
+
+    fronts = [token("front", p["front"], f"{stem}-front" if i == 1 else f"{stem}-front-{i}")
+              for i in range(1, p["count"] + 1)]
+    back = token("back", p["back"], f"{stem}-back") if p["back"] is not None else None
+    label = p["label"] or f"{p['name'].lower()}s"
+    sheets = []
+    for i in range(0, len(fronts), 6):
+        front_sheet = sheet_grid(paper, False, f"{label}, fronts" if back else label,
+                                 fronts[i:i + 6], 3, 2, 6.0, "token",
+                                 side="front" if back else "single")
+        sheets.append(front_sheet)
+        if back is not None:
+            sheets.append(back_sheet(front_sheet, f"{label}, backs", lambda it: back))
+    row = CoverRow(p["row"] or p["name"], str(p["count"]),
+                   f"{art.TOKEN_D:g} mm round, in a {box:g} mm square cut box",
+                   sheet_numbers(first, len(sheets)))
+    pieces = [fronts[0]] + ([back] if back else [])
+    return Kit(sheets, [row], pieces, [p["how"]] if p["how"] else [])
+
+
+TRACK_W, TRACK_H = 267.0, 180.0
+
+
+def track_cells(count: int, layout: str) -> tuple[int, int, list[tuple[int, int]]]:
+    """(columns, rows, the grid position of each space in order) for a one-sheet track:
+    ``grid`` reads left to right on every row, ``snake`` turns at each row's end, ``ring``
+    runs clockwise round the edge of the board from its top left corner."""
+    if layout == "ring":
+        cols = max(3, math.ceil((count + 4) / 4 * 1.3))
+        rows = max(3, math.ceil((count + 4) / 2 - cols))
+        while 2 * (cols + rows) - 4 < count:
+            rows += 1
+        ring = ([(c, 0) for c in range(cols)] + [(cols - 1, r) for r in range(1, rows)]
+                + [(c, rows - 1) for c in range(cols - 2, -1, -1)]
+                + [(0, r) for r in range(rows - 2, 0, -1)])
+        return cols, rows, ring[:count]
+    cols = 10
+    rows = math.ceil(count / cols)
+    cells = []
+    for i in range(count):
+        row, col = divmod(i, cols)
+        if layout == "snake" and row % 2:
+            col = cols - 1 - col
+        cells.append((col, row))
+    return cols, rows, cells
+
+
+def score_track_svg(r: Renderer, game, p: dict, w: float, h: float) -> str:
+    ink = r.ink
+    accent = game.accent
+    values = list(range(p["from"], p["to"] + 1))
+    cols, rows, cells = track_cells(len(values), p["layout"])
+    top, margin = 16.0, 6.0
+    cell = min((w - 2 * margin) / cols, (h - top - margin) / rows)
+    x0 = (w - cols * cell) / 2
+    out = [art.mat_frame(ink, w, h, accent),
+           art.text(margin + 2, 10.5, game.title, 12, anchor="start", weight=700,
+                    family=art.SERIF, fill=ink.c(accent)),
+           art.text(w - margin - 2, 10.5, p["name"].upper(), 8, anchor="end", weight=700,
+                    fill=ink.c("#444444"), spacing=0.5)]
+    for k, (value, (col, row)) in enumerate(zip(values, cells)):
+        x, y = x0 + col * cell, top + row * cell
+        strong = value % 5 == 0
+        out.append(art.rect(x + 0.5, y + 0.5, cell - 1, cell - 1, rx=1.5,
+                            fill=ink.tint(accent, 0.22 if strong else 0.08),
+                            stroke=ink.c(accent), sw=0.3))
+        out.append(art.text(x + cell / 2, y + cell / 2 + 2.4, str(value), min(12, cell * 0.9),
+                            weight=700 if strong else 400, fill=ink.c(art.INK)))
+        if k == 0:
+            out.append(art.text(x + cell / 2, y + cell - 2, "START", 5.5,
+                                fill=ink.c("#444444"), spacing=0.3))
+    return "".join(out)
+
+
+def score_track(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
+    piece = Piece("score-track", p["name"], TRACK_W, TRACK_H, 0.0,
+                  lambda bl: art.svg(TRACK_W, TRACK_H, score_track_svg(r, game, p, TRACK_W,
+                                                                        TRACK_H), bl))
+    sheet = sheet_grid(paper, True, p["label"] or p["name"].lower(), [piece], 1, 1, 0.0, "track")
+    row = CoverRow(p["row"] or f"{p['name']} ({p['from']} to {p['to']}, one sheet)", "1",
+                   f"{TRACK_W:g} x {TRACK_H:g} mm (landscape)", str(first))
+    how = p["how"] or (f"{p['name']}: a coin or counter for each of the {p['players']} "
+                       f"players, on its first space at the start.")
+    return Kit([sheet], [row], [piece], [how])
+
+
+def mat(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
+    names = game.player_names
+    w, h = p["size"]
+    if p["per"] == "player":
+        variants = [{"player": pid, "stem": f"{p['stem']}-{pid}", "params": {},
+                     "who": p["who"], "text": None, "panel": None}
+                    for pid in (p["players"] or sorted(names))]
+    else:
+        variants = [dict(v, player=None, stem=v["stem"] or p["stem"])
+                    for v in (p["copies"] or [{"params": {}, "who": p["who"], "text": None,
+                                               "stem": None, "panel": None}])]
+    pieces = []
+    for v in variants:
+        pid = v["player"]
+        colour = game.player_colours.get(pid, game.accent) if pid else game.accent
+        params = dict(p["params"] or {})
+        params.update(v["params"])
+        ctx = ArtContext(art, r.ink, w, h, colour, game.accent, dict(game.player_colours),
+                         dict(names), pid, params)
+        who = (v["who"] or p["who"] or "").replace("{name}", names.get(pid, "") if pid else "")
+        sections = section_views(words, v["text"] or p["text"] or [])
+        title = f"{p['name']} ({names[pid]})" if pid else p["name"]
+        panel = v["panel"] or p["panel"]
+        pieces.append(Piece(v["stem"], title, w, h, 0.0,
+                            lambda bl, ctx=ctx, who=who, sections=sections, panel=panel:
+                            draw_mat(r, game, words, p, ctx, who, sections, panel, bl)))
+    per = p["per_sheet"]
+    label = p["label"] or f"{p['name'].lower()}s"
+    sheets = []
+    for i in range(0, len(pieces), per):
+        chunk = pieces[i:i + per]
+        shown = [names[v["player"]] for v in variants[i:i + per] if v["player"]]
+        sheets.append(sheet_grid(paper, p["landscape"], label + (f" ({', '.join(shown)})"
+                                                                   if shown else ""),
+                                 chunk, 1, per, 0.0, "mat"))
+    size = f"{w:g} x {h:g} mm" + (" (landscape)" if p["landscape"] else "")
+    row = CoverRow(p["row"] or p["name"], str(len(pieces)), size,
+                   sheet_numbers(first, len(sheets)))
+    return Kit(sheets, [row], pieces, [p["how"]] if p["how"] else [])
+
+
+def draw_mat(r: Renderer, game, words: Words, p: dict, ctx: ArtContext, who: str,
+             sections: list, panel, bleed: tuple) -> str:
+    if p["art"]:
+        body = game.gamedef.art[p["art"]](ctx)
+    else:
+        body = art.mat_frame(ctx.ink, ctx.w, ctx.h, ctx.colour)
+    out = art.svg(ctx.w, ctx.h, body, bleed)
+    if sections or who:
+        x, y, pw, ph = panel or (6.0, 6.0, ctx.w - 12.0, ctx.h - 12.0)
+        out += str(r.texts.panel(words, ctx.ink.c(ctx.colour), bleed[0] + x, bleed[1] + y,
+                                 pw, ph, sections, p["title"], who))
+    return out
+
+
+def round_tracker_svg(r: Renderer, game, p: dict, w: float, h: float) -> str:
+    ink, accent = r.ink, game.accent
+    out = [art.mat_frame(ink, w, h, accent),
+           art.text(7, 11, game.title, 12, anchor="start", weight=700, family=art.SERIF,
+                    fill=ink.c(accent)),
+           art.text(w - 7, 11, "ROUND TRACKER", 8, anchor="end", weight=700,
+                    fill=ink.c("#444444"), spacing=0.5)]
+    per_row = 10
+    rounds = p["rounds"]
+    cw, ch = 17.0, 15.0
+    x0 = (w - per_row * cw) / 2
+    lines = math.ceil(rounds / per_row)
+    for row in range(lines):
+        y = 16 + row * (ch + 2)
+        for k in range(min(per_row, rounds - row * per_row)):
+            v = row * per_row + k + 1
+            x = x0 + k * cw
+            out.append(art.rect(x + 0.5, y, cw - 1, ch, fill=ink.tint(accent, 0.10 if v % 5 else 0.22),
+                                stroke=ink.c(accent), sw=0.3, rx=1.5))
+            out.append(art.text(x + cw / 2, y + ch / 2 + 2.2, str(v), 12,
+                                weight=700 if v % 5 == 0 else 400, fill=ink.c(art.INK)))
+    y = 16 + lines * (ch + 2) + 5
+    out.append(art.text(x0, y - 1.2, "LAPS (add)", 6.5, anchor="start", weight=700,
+                        fill=ink.c("#444444")))
+    for k in range(p["laps"]):
+        x = x0 + k * cw
+        out.append(art.rect(x + 0.5, y, cw - 1, 12, stroke=ink.c("#777777"), sw=0.3, rx=1.5,
+                            fill=ink.tint("#777777", 0.06)))
+        out.append(art.text(x + cw / 2, y + 8, f"+{k * rounds}", 9, fill=ink.c("#333333")))
+    return "".join(out)
+
+
+def round_tracker(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
+    tw = 184.0
+    lines = math.ceil(p["rounds"] / 10)
+    th = 16 + lines * 17 + 5 + 12 + (24 if p["text"] else 6)
+    sections = section_views(words, p["text"] or [])
+
+    def draw(bl):
+        out = art.svg(tw, th, round_tracker_svg(r, game, p, tw, th), bl)
+        if sections:
+            y = 16 + lines * 17 + 5 + 14
+            out += str(r.texts.panel(words, r.ink.c(game.accent), bl[0] + 7.0, bl[1] + y,
+                                     tw - 14.0, th - y - 4, sections, False, ""))
+        return out
+
+    piece = Piece("round-tracker", "Round tracker", tw, th, 0.0, draw)
+    sheet = sheet_grid(paper, False, p["label"] or "round tracker", [piece], 1, 1, 0.0,
+                       "tracker")
+    total = p["rounds"] * p["laps"]
+    row = CoverRow(p["row"] or f"Round tracker (rounds 1 to {total})", "1",
+                   f"{tw:g} x {th:g} mm", str(first))
+    return Kit([sheet], [row], [piece], [p["how"]] if p["how"] else [])
+
+
+BUILDERS = {"player-aid": player_aid, "tokens": tokens, "score-track": score_track,
+            "mat": mat, "round-tracker": round_tracker}
+
+
+def game_kit(r: Renderer, game, paper: str) -> Kit:
+    """The game's whole kit, its components in the order game.yaml lists them; sheet 1 is
+    the cover, so the components' sheets are numbered from 2."""
+    words = Words(game)
+    kit = Kit([], [], [], [])
+    for c in game.kit:
+        builder = BUILDERS.get(c.kind)
+        if builder is None:  # the loader lets no other kind through
+            raise ComponentError(f"{c.where.path}:{c.where.line}: no builder for '{c.kind}'")
+        part = builder(r, game, words, c.params, paper, len(kit.sheets) + 2)
+        kit.sheets += part.sheets
+        kit.rows += part.rows
+        kit.pieces += part.pieces
+        kit.steps += part.steps
+    if not kit.sheets:
+        raise ComponentError(f"{game.slug}: the kit makes no sheets")
+    return kit

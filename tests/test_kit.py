@@ -1,0 +1,84 @@
+"""The print-and-play kit is data (game.yaml ``kit:``), checked during the check: every
+mistake is an error at its line and column, with "did you mean" where a name is close."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from builder.check import run_check
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int]:
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / slug, content / slug)
+    (content / "index.yaml").write_text(f"games: [{slug}]\n")
+    game = content / slug / "game.yaml"
+    text = game.read_text()
+    start = text.index("\nkit:\n") + 1
+    end = text.index("\ncompare:")
+    game.write_text(text[:start] + kit + text[end:])
+    first = text[:start].count("\n") + 1   # the line "kit:" is on
+    report = run_check(content)
+    return [d.format().split("\n")[0].replace(str(content) + "/", "")
+            for d in report.diagnostics.errors], first
+
+
+@pytest.mark.parametrize("kit, where, message", [
+    ("kit:\n  - kind: player-ayd\n", (1, 11),
+     "unknown kind of component 'player-ayd' (kinds: player-aid, tokens, score-track, mat, "
+     "round-tracker); did you mean 'player-aid'?"),
+    ("kit:\n  - kind: tokens\n    cuont: 5\n", (2, 5),
+     "tokens: unknown parameter 'cuont' (it takes: back, count, front, how, label, name, row, "
+     "stem); did you mean 'count'?"),
+    ("kit:\n  - kind: tokens\n    count: many\n", (2, 12),
+     "tokens.count must be a whole number, got 'many'"),
+    ("kit:\n  - kind: tokens\n    count: -1\n", (2, 12), "tokens.count must be from 1 to 30, got -1"),
+    ("kit:\n  - kind: tokens\n    count: 1000000000000000000000000000000\n", (2, 12),
+     "tokens.count must be from 1 to 30, got 1000000000000000000000000000000"),
+    ("kit:\n  - kind: score-track\n    to: 10\n    from: 20\n", (2, 9),
+     "score-track: 'to' (10) must be above 'from' (20)"),
+    ("kit:\n  - kind: score-track\n    to: 50\n    layout: spiral\n", (3, 13),
+     "score-track.layout must be one of grid, snake, ring, got 'spiral'"),
+    ("kit:\n  - kind: score-track\n", (1, 5), "score-track: 'to' is missing"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [.nan, 10]\n", (3, 11),
+     "mat.size must be 20 to 400 mm each way, got [nan, 10]"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [100, 60]\n    art: dragons\n", (4, 10),
+     "mat: the game's engine draws no art named 'dragons' (see docs/kit.md, the art hook)"),
+    ("kit:\n  - kind: player-aid\n    sections:\n      - {title: X, rule: wra}\n", (3, 26),
+     "player-aid.sections.rule: unknown rule id 'wra'; did you mean 'war'?"),
+    ("kit:\n  - kind: player-aid\n    sections:\n      - {title: X, lines: some}\n", (3, 27),
+     "player-aid.sections.lines must be all, [from] or [from, to] over the quick reference's "
+     "lines (from 0; to not included; negative counts from the end), got 'some'"),
+    ("kit:\n  - kind: player-aid\n    sections:\n      - {titel: X}\n", (3, 10),
+     "player-aid.sections: a section has no 'titel' (it may have: lines, option, paragraphs, "
+     "ref, rule, text, title); did you mean 'title'?"),
+    ("kit: {kind: mat}\n", (0, 6),
+     "kit must be a list of components, each with a kind (player-aid, tokens, score-track, "
+     "mat, round-tracker)"),
+])
+def test_a_bad_kit_is_a_located_error(tmp_path: Path, kit: str, where, message: str):
+    got, first = errors_with_kit(tmp_path, "war", kit)
+    line, col = where
+    assert got == [f"war/game.yaml:{first + line}:{col}: error: {message}"]
+
+
+def test_a_game_without_a_kit_gets_player_aids(tmp_path: Path):
+    got, _ = errors_with_kit(tmp_path, "war", "")
+    assert got == []
+    game = run_check(tmp_path / "content").content.games[0]
+    assert [c.kind for c in game.kit] == ["player-aid"]
+
+
+def test_the_shipped_kits_are_data():
+    report = run_check(ROOT / "content")
+    kinds = {g.slug: [c.kind for c in g.kit] for g in report.content.games}
+    # read from the game.yaml files by hand: what each game's kit declares
+    assert kinds["winning-the-battle"] == ["tokens", "player-aid"]
+    assert kinds["ultimate"] == ["score-track", "mat"]
+    assert kinds["battle"] == ["mat", "mat", "mat"]
+    assert kinds["deck-management"] == ["round-tracker", "player-aid"]
