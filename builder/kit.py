@@ -1,7 +1,8 @@
 """Stage 1, the print-and-play kit: ``kit:`` in a game's ``game.yaml``, read and checked.
 
 A kit is a list of components, each a ``kind`` from a small vocabulary with parameters
-(docs/kit.md): ``player-aid``, ``tokens``, ``score-track``, ``mat`` and ``round-tracker``.
+(docs/kit.md): ``player-aid``, ``tokens``, ``score-track``, ``mat``, ``round-tracker`` and
+``deck``.
 Every parameter the renderer will read is checked here, during ``warbook check``, so a
 mistake is a located error and never a failed build. A game that declares no kit gets a
 player aid per player made from its quick reference.
@@ -121,6 +122,7 @@ KINDS: dict[str, dict[str, tuple[Callable, Any]]] = {
             "copies": ("copies", None), **COMMON},
     "round-tracker": {"rounds": (whole(2, 40), 20), "laps": (whole(1, 20), 10),
                       "text": ("sections", None), **COMMON},
+    "deck": {"cards": ("cards", "all"), "back": (one_of("a", "b"), "a"), **COMMON},
 }
 
 
@@ -141,7 +143,7 @@ class KitReader:
         items = data["kit"]
         if not isinstance(items, LocList) or not items:
             self.diags.error(data.at("kit"), "kit must be a list of components, each with a "
-                             "kind (player-aid, tokens, score-track, mat, round-tracker)")
+                             "kind (player-aid, tokens, score-track, mat, round-tracker, deck)")
             return []
         out = []
         for i, item in enumerate(items):
@@ -211,6 +213,8 @@ class KitReader:
                                  f"({', '.join(self.players)}), got {value!r}")
                 return None
             return [str(p) for p in value]
+        if check == "cards":
+            return self.cards(value, where, f"{kind}.{key}")
         if check == "copies":
             if not isinstance(value, LocList) or not value:
                 self.diags.error(where, f"{kind}.copies must be a list of variants, each a "
@@ -248,6 +252,25 @@ class KitReader:
         except ValueError as e:
             self.diags.error(where, f"{kind}.{key} {e}")
             return None
+
+    def cards(self, value: Any, where: Located, what: str) -> list[str] | None:
+        """``all`` (the 52), suit letters (``[C, S, D]``: those suits' 13 cards each) or
+        card codes; returns the card codes in deck order."""
+        from .engine.core import CardError, full_deck, parse_cards
+
+        if value == "all":
+            return [str(c) for c in full_deck()]
+        if isinstance(value, list) and value and all(v in ("C", "D", "H", "S") for v in value):
+            return [str(c) for c in full_deck(tuple(value))]
+        if isinstance(value, list) and value:
+            try:
+                return [str(c) for c in parse_cards(value)]
+            except CardError as e:
+                self.diags.error(where, f"{what}: {e}")
+                return None
+        self.diags.error(where, f"{what} must be all, a list of suits such as [C, S, D], or a "
+                         f"list of cards, got {value!r}")
+        return None
 
     def sections(self, value: Any, where: Located, what: str) -> list[Section] | None:
         if not isinstance(value, LocList):

@@ -31,7 +31,10 @@ def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int
 @pytest.mark.parametrize("kit, where, message", [
     ("kit:\n  - kind: player-ayd\n", (1, 11),
      "unknown kind of component 'player-ayd' (kinds: player-aid, tokens, score-track, mat, "
-     "round-tracker); did you mean 'player-aid'?"),
+     "round-tracker, deck); did you mean 'player-aid'?"),
+    ("kit:\n  - kind: deck\n    cards: [QS, ZZ]\n", (2, 12),
+     "deck.cards: unknown card 'ZZ' (a card is a rank A 2-10 J Q K then a suit C D H S, e.g. "
+     "QD or 10H)"),
     ("kit:\n  - kind: tokens\n    cuont: 5\n", (2, 5),
      "tokens: unknown parameter 'cuont' (it takes: back, count, front, how, label, name, row, "
      "stem); did you mean 'count'?"),
@@ -59,7 +62,7 @@ def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int
      "ref, rule, text, title); did you mean 'title'?"),
     ("kit: {kind: mat}\n", (0, 6),
      "kit must be a list of components, each with a kind (player-aid, tokens, score-track, "
-     "mat, round-tracker)"),
+     "mat, round-tracker, deck)"),
 ])
 def test_a_bad_kit_is_a_located_error(tmp_path: Path, kit: str, where, message: str):
     got, first = errors_with_kit(tmp_path, "war", kit)
@@ -82,3 +85,25 @@ def test_the_shipped_kits_are_data():
     assert kinds["ultimate"] == ["score-track", "mat"]
     assert kinds["battle"] == ["mat", "mat", "mat"]
     assert kinds["deck-management"] == ["round-tracker", "player-aid"]
+
+
+def test_a_deck_component_lays_out_the_cards_it_names(tmp_path: Path):
+    """39 cards (clubs, spades, diamonds), nine a sheet: five sheets of faces, each
+    followed by its backs (39 = 4 x 9 + 3)."""
+    from builder.render.pnp import components as C
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "ultimate", content / "ultimate")
+    (content / "index.yaml").write_text("games: [ultimate]\n")
+    game_yaml = content / "ultimate" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace(
+        "kit:\n", "kit:\n  - kind: deck\n    cards: [C, S, D]\n    back: b\n", 1))
+    report = run_check(content)
+    assert report.ok, [d.format() for d in report.diagnostics]
+    sheets, kit = C.game_sheets(C.Renderer("a4", "full"), report.content.games[0], "a4")
+    deck = [s for s in sheets if any(it.kind in ("card", "card-back") for it in s.items)]
+    assert [s.side for s in deck] == ["front", "back"] * 5
+    faces = [it.name for s in deck for it in s.items if it.kind == "card"]
+    assert len(faces) == 39 and faces[:2] == ["AC", "2C"] and faces[-1] == "KD"
+    assert {it.ref for s in deck for it in s.items if it.kind == "card-back"} == {"pnp-back-b"}
+    assert kit.rows[0].count == "39" and kit.rows[0].sheets == "2 to 11"

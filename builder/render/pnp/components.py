@@ -625,53 +625,63 @@ def game_sheets(r: Renderer, game, paper: str) -> tuple[list[L.Sheet], Kit]:
 
 
 # --------------------------------------------------------------------------- the deck
+def face_code(card: Card, low: bool) -> str:
+    return f"pnp-grey-{card}" if low else f"full-{card}"
+
+
+def back_code(design: str, low: bool) -> str:
+    return f"pnp-lowback-{design}" if low else f"pnp-back-{design}"
+
+
+def duplex_card_sheets(paper: str, cards: list[Card], design: str, low: bool,
+                       label: str = "deck") -> list[L.Sheet]:
+    """Nine poker cards a sheet, each sheet of faces followed by its backs in ``design``,
+    mirrored for a long-edge flip."""
+    back_bleed = 0.0 if low else L.BLEED   # low-ink backs are white to the trim
+    out: list[L.Sheet] = []
+    per = 9
+    for k in range(math.ceil(len(cards) / per)):
+        chunk = cards[k * per:(k + 1) * per]
+        first, last = k * per + 1, k * per + len(chunk)
+        fr = L.Sheet(paper, False, f"{label} {design.upper()}, cards {first}\u2013{last}, faces",
+                     side="front")
+        w, h = fr.size
+        for c, (box, bleed) in zip(chunk, L.grid(w, h, len(chunk), 3, 3, CARD_W, CARD_H)):
+            fr.items.append(L.Item(box, "card", str(c), bleed, ref=face_code(c, low),
+                                   size_label="63 x 88 mm"))
+        bk = L.Sheet(paper, False, f"{label} {design.upper()}, cards {first}\u2013{last}, backs",
+                     side="back")
+        slots = L.grid(w, h, len(chunk), 3, 3, CARD_W, CARD_H, bleed=back_bleed)
+        for c, (box, bleed) in zip(chunk, slots):
+            # the back of the card at (row, col) lies at (row, 2 - col): a long-edge flip
+            item = L.Item(box, "card-back", f"back of {c}", bleed, ref=back_code(design, low),
+                          ref_bleed=ref_bleed(back_code(design, low)), size_label="63 x 88 mm")
+            bk.items.append(item.mirrored(w))
+        out += [fr, bk]
+    return out
+
+
 def deck_sheets(r: Renderer, paper: str, title: str) -> tuple[list[L.Sheet], list[L.Sheet]]:
     """(duplex sheets, gutter-fold sheets), each list starting with its cover."""
     cards = full_deck()
     low = r.ink.low
-
-    def face_code(card: Card) -> str:
-        return f"pnp-grey-{card}" if low else f"full-{card}"
-
-    def back_code(design: str) -> str:
-        return f"pnp-lowback-{design}" if low else f"pnp-back-{design}"
-
-    # low-ink backs are white to the trim: no bleed needed
     back_bleed = 0.0 if low else L.BLEED
     duplex: list[L.Sheet] = []
-    per = 9
     for design in cardart.BACK_DESIGNS:
-        for k in range(math.ceil(len(cards) / per)):
-            chunk = cards[k * per:(k + 1) * per]
-            first, last = k * per + 1, k * per + len(chunk)
-            fr = L.Sheet(paper, False, f"deck {design.upper()}, cards {first}\u2013{last}, faces",
-                         side="front")
-            w, h = fr.size
-            for c, (box, bleed) in zip(chunk, L.grid(w, h, len(chunk), 3, 3, CARD_W, CARD_H)):
-                fr.items.append(L.Item(box, "card", str(c), bleed, ref=face_code(c),
-                                       size_label="63 x 88 mm"))
-            bk = L.Sheet(paper, False, f"deck {design.upper()}, cards {first}\u2013{last}, backs",
-                         side="back")
-            slots = L.grid(w, h, len(chunk), 3, 3, CARD_W, CARD_H, bleed=back_bleed)
-            for c, (box, bleed) in zip(chunk, slots):
-                # the back of the card at (row, col) lies at (row, 2 - col): a long-edge flip
-                item = L.Item(box, "card-back", f"back of {c}", bleed, ref=back_code(design),
-                              ref_bleed=ref_bleed(back_code(design)), size_label="63 x 88 mm")
-                bk.items.append(item.mirrored(w))
-            duplex += [fr, bk]
+        duplex += duplex_card_sheets(paper, cards, design, low)
     n = len(duplex)
     rows = [CoverRow("Playing cards, 52 faces with back A (dark red)", "52",
                      f"{CARD_W:g} x {CARD_H:g} mm (poker)", f"2 to {1 + n // 2}"),
-            CoverRow("Playing cards, 52 faces with back B (dark blue), the second deck "
-                     "for Winning the Battle", "52", f"{CARD_W:g} x {CARD_H:g} mm (poker)",
-                     f"{2 + n // 2} to {1 + n}")]
+            CoverRow("Playing cards, 52 faces with back B (dark blue), a second deck for "
+                     "games in which each player has a whole deck", "52",
+                     f"{CARD_W:g} x {CARD_H:g} mm (poker)", f"{2 + n // 2} to {1 + n}")]
     steps = [
         f"Print on {L.PAPER_NAMES[paper]} paper at actual size (100 %), turning off “fit to "
         f"page”. Check the square below.",
         f"Deck A is sheets 2 to {1 + n // 2}, deck B sheets {2 + n // 2} to {1 + n}. Print "
         f"them double-sided, flipping on the long edge: each sheet of faces is followed by its "
         f"backs, mirrored so that every back lands behind its face. Most games need one deck; "
-        f"Winning the Battle needs both.",
+        f"a game in which each player has a whole deck needs both.",
         "No duplex printer? Print the faces, turn the paper over on its long edge, feed it "
         "back and print the backs; or use pnp-deck-gutterfold.pdf, which needs no duplex.",
         "Cut from the face side along the lines joining the crop marks: the cards abut, so one "
@@ -682,8 +692,8 @@ def deck_sheets(r: Renderer, paper: str, title: str) -> tuple[list[L.Sheet], lis
     ]
     cover = cover_sheet(r, paper, f"{title}: a print-and-play deck",
                         "52 poker-size cards with two back designs", rows,
-                        "nothing else: the 52 cards make one deck; print both decks for "
-                        "Winning the Battle.", steps)
+                        "nothing else: the 52 cards make one deck; print both decks for a "
+                        "game in which each player has a whole deck.", steps)
     duplex_sheets = number_sheets([cover] + duplex)
 
     # gutter fold: three cards a page, faces above the fold, backs below it, turned
@@ -692,7 +702,8 @@ def deck_sheets(r: Renderer, paper: str, title: str) -> tuple[list[L.Sheet], lis
         for k in range(math.ceil(len(cards) / 3)):
             chunk = cards[k * 3:(k + 1) * 3]
             first, last = k * 3 + 1, k * 3 + len(chunk)
-            fold.append(_fold_sheet(paper, chunk, face_code, back_code(design), back_bleed,
+            fold.append(_fold_sheet(paper, chunk, lambda c: face_code(c, low),
+                                    back_code(design, low), back_bleed,
                                     f"deck {design.upper()}, cards {first}\u2013{last}, "
                                     f"gutter fold"))
     nf = len(fold)

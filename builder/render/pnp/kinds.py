@@ -18,8 +18,10 @@ from markupsafe import Markup
 
 from . import art
 from . import layout as L
+from ...engine.core import Card
 from .components import (
-    AID_H, AID_W, ComponentError, CoverRow, Kit, Piece, Renderer, Words, back_sheet, sheet_grid,
+    AID_H, AID_W, CARD_H, CARD_W, ComponentError, CoverRow, Kit, Piece, Renderer, Words,
+    back_sheet, duplex_card_sheets, sheet_grid,
 )
 
 
@@ -308,8 +310,21 @@ def round_tracker(r: Renderer, game, words: Words, p: dict, paper: str, first: i
     return Kit([sheet], [row], [piece], [p["how"]] if p["how"] else [])
 
 
+def deck(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
+    """The game's own cards (``cards``: all 52, some suits, or a list), nine a sheet, each
+    sheet of faces followed by its backs (design ``back``) for a long-edge duplex print."""
+    cards = [Card.parse(c) for c in p["cards"]]
+    sheets = duplex_card_sheets(paper, cards, p["back"], r.ink.low, p["label"] or "cards")
+    row = CoverRow(p["row"] or f"Playing cards, {len(cards)} faces and their backs",
+                   str(len(cards)), f"{CARD_W:g} x {CARD_H:g} mm (poker)",
+                   f"{first} to {first + len(sheets) - 1}")
+    how = p["how"] or ("Cards: print the sheets double-sided, flipping on the long edge; each "
+                       "sheet of faces is followed by its backs. Cut from the face side.")
+    return Kit(sheets, [row], [], [how])
+
+
 BUILDERS = {"player-aid": player_aid, "tokens": tokens, "score-track": score_track,
-            "mat": mat, "round-tracker": round_tracker}
+            "mat": mat, "round-tracker": round_tracker, "deck": deck}
 
 
 def game_kit(r: Renderer, game, paper: str) -> Kit:
