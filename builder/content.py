@@ -223,6 +223,15 @@ class Loader:
             given = fonts.get(role)
             if given is None:
                 continue
+            if isinstance(given, LocDict) and set(given) == {"family"}:
+                found_family = self.installed_family(given, role, faces)
+                if found_family:
+                    for face, shipped in faces.items():
+                        pick = face
+                        while pick not in found_family:
+                            pick = FONT_STAND_IN.get(pick, "regular")
+                        out[shipped] = str(found_family[pick])
+                continue
             if not isinstance(given, LocDict) or "regular" not in given:
                 self.diags.error(fonts.at(role), f"book.fonts.{role} must map faces (regular, "
                                  f"{', '.join(f for f in faces if f != 'regular')}) to font "
@@ -243,6 +252,26 @@ class Loader:
                     pick = FONT_STAND_IN.get(pick, "regular")
                 out[shipped] = str(found[pick])
         return out
+
+    def installed_family(self, given: LocDict, role: str, faces: dict) -> dict[str, Path]:
+        """``{family: NAME}``: the faces of a font family installed on the machine (in the
+        system's font folders), matched by the fonts' own family and style names."""
+        name = given["family"]
+        where = given.at("family")
+        if not isinstance(name, str) or not name.strip():
+            self.diags.error(where, f"book.fonts.{role}.family must be a font family's name, "
+                             f"got {name!r}")
+            return {}
+        families = installed_fonts()
+        found = families.get(name.strip().lower())
+        if not found or "regular" not in found:
+            close = difflib.get_close_matches(name.strip().lower(), list(families), n=1)
+            self.diags.error(where, f"book.fonts.{role}: no installed font family '{name}' with "
+                             f"a regular face" + (f"; did you mean '{families[close[0]]['_name']}'?"
+                                                  if close else "")
+                             + " (or give font files inside the content folder)")
+            return {}
+        return {face: path for face, path in found.items() if face in faces}
 
     def is_font(self, path: Path, where: Located) -> bool:
         from fontTools.ttLib import TTFont, TTLibError
@@ -765,6 +794,41 @@ class Loader:
             rules=[str(r) for r in rules], options=dict(options), setup=setup, steps=steps,
             intro=str(data.get("intro") or ""), outro=str(data.get("outro") or ""), raw=data,
         )
+
+
+#: where installed fonts are looked for (``book.fonts`` ``family:``)
+SYSTEM_FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
+#: a font's style name -> the face it is, for the faces warbook uses
+STYLE_FACES = {"regular": "regular", "book": "regular", "roman": "regular",
+               "italic": "italic", "oblique": "italic", "bold": "bold", "medium": "medium",
+               "semibold": "semibold", "semi bold": "semibold", "demibold": "semibold",
+               "bold italic": "bold-italic", "bold oblique": "bold-italic"}
+
+
+def installed_fonts() -> dict[str, dict[str, Any]]:
+    """The installed font families, by lower-case family name: face -> file (and ``_name``,
+    the family's name as written), from the fonts' own name tables."""
+    from fontTools.ttLib import TTFont, TTLibError
+
+    out: dict[str, dict[str, Any]] = {}
+    for folder in SYSTEM_FONT_DIRS:
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if path.suffix.lower() not in (".otf", ".ttf") or not path.is_file():
+                continue
+            try:
+                with TTFont(str(path), lazy=True) as font:
+                    names = font["name"]
+                    family = names.getDebugName(16) or names.getDebugName(1)
+                    style = names.getDebugName(17) or names.getDebugName(2)
+            except (TTLibError, OSError, KeyError, ValueError, AssertionError):
+                continue
+            face = STYLE_FACES.get((style or "").strip().lower())
+            if family and face:
+                entry = out.setdefault(family.lower(), {"_name": family})
+                entry.setdefault(face, path)
+    return out
 
 
 def unsafe_svg(data: bytes) -> str:

@@ -110,3 +110,25 @@ def test_a_logo_outside_the_content_folder_is_refused(tmp_path: Path):
                    "folder (or a link); put the file inside it"]
     got = errors_for(tmp_path / "b", "book:\n  logo: nope.png\ngames: [peace]\n")
     assert got == ["index.yaml:2:9: error: book.logo: no file 'nope.png' in the content folder"]
+
+
+def test_installed_font_families_are_found_by_their_own_names(tmp_path: Path):
+    """book.fonts may name an installed family (fonts-dejavu-core is set up with warbook):
+    each face is the installed file whose name table gives that family and style."""
+    assert errors_for(tmp_path, "book:\n  fonts:\n    text: {family: DejaVu Serif}\n"
+                                "    headings: {family: dejavu sans}\ngames: [peace]\n") == []
+    fonts = run_check(tmp_path / "content").content.book.fonts
+    assert Path(fonts["EBGaramond12-Regular.otf"]).name == "DejaVuSerif.ttf"
+    assert Path(fonts["EBGaramond12-Bold.otf"]).name == "DejaVuSerif-Bold.ttf"
+    assert Path(fonts["Cabin-BoldItalic.otf"]).name == "DejaVuSans-BoldOblique.ttf"
+    # no Medium or SemiBold in DejaVu: they stand in with Regular and Bold
+    assert Path(fonts["Cabin-Medium.otf"]).name == "DejaVuSans.ttf"
+    assert Path(fonts["Cabin-SemiBold.otf"]).name == "DejaVuSans-Bold.ttf"
+
+
+def test_an_unknown_font_family_is_a_located_error(tmp_path: Path):
+    got = errors_for(tmp_path, "book:\n  fonts:\n    text: {family: DejaVu Serf}\n"
+                               "games: [peace]\n")
+    assert got == ["index.yaml:3:20: error: book.fonts.text: no installed font family "
+                   "'DejaVu Serf' with a regular face; did you mean 'DejaVu Serif'? (or give "
+                   "font files inside the content folder)"]
