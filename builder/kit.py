@@ -109,6 +109,7 @@ COMMON = {"label": (text, None), "row": (text, None), "how": (text, None)}
 KINDS: dict[str, dict[str, tuple[Callable, Any]]] = {
     "player-aid": {"sections": ("sections", None), "per_sheet": (whole(1, 4), 2), **COMMON},
     "tokens": {"name": (text, "Token"), "stem": (text, "token"), "count": (whole(1, 30), 5),
+               "diameter": (whole(15, 40), 25),
                "front": (text, ""), "back": (text, None), **COMMON},
     "score-track": {"name": (text, "Score track"), "from": (whole(-99, 999), 0),
                     "to": (whole(-99, 999), REQUIRED), "layout": (one_of("grid", "snake", "ring"),

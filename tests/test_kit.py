@@ -36,8 +36,8 @@ def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int
      "deck.cards: unknown card 'ZZ' (a card is a rank A 2-10 J Q K then a suit C D H S, e.g. "
      "QD or 10H)"),
     ("kit:\n  - kind: tokens\n    cuont: 5\n", (2, 5),
-     "tokens: unknown parameter 'cuont' (it takes: back, count, front, how, label, name, row, "
-     "stem); did you mean 'count'?"),
+     "tokens: unknown parameter 'cuont' (it takes: back, count, diameter, front, how, label, "
+     "name, row, stem); did you mean 'count'?"),
     ("kit:\n  - kind: tokens\n    count: many\n", (2, 12),
      "tokens.count must be a whole number, got 'many'"),
     ("kit:\n  - kind: tokens\n    count: -1\n", (2, 12), "tokens.count must be from 1 to 30, got -1"),

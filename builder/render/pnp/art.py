@@ -152,7 +152,6 @@ def calibration_square(ink: Ink) -> str:
 # --------------------------------------------------------------------------- tokens
 TOKEN_D = 25.0          # the token (a 1 inch punch cuts 25.4 mm)
 TOKEN_BOX = 33.0        # the square cut box around it
-TOKEN_ART_D = TOKEN_D + 2 * 3.0
 
 
 def _pebble(cx: float, cy: float, rx: float, ry: float, fill: str, stroke: str, sw: float,
@@ -168,11 +167,19 @@ def _pebble(cx: float, cy: float, rx: float, ry: float, fill: str, stroke: str, 
             f'stroke-linejoin="round" transform="rotate({n(tilt)} {n(cx)} {n(cy)})"/>')
 
 
-def stone_token(ink: Ink, side: str = "front", label: str = "") -> str:
-    """A stone token in its 33 mm cut box: a 25 mm token whose art runs 3 mm past its edge
-    (so a 1 inch punch, or scissors along the ring, leave no white), with its label."""
-    c = TOKEN_BOX / 2
-    r, ra = TOKEN_D / 2, TOKEN_ART_D / 2
+def token_box(diameter: float = TOKEN_D) -> float:
+    """The square cut box round a token: 4 mm each side, room for 3 mm of bleed."""
+    return diameter + 8.0
+
+
+def stone_token(ink: Ink, side: str = "front", label: str = "",
+                diameter: float = TOKEN_D) -> str:
+    """A stone token in its cut box (``token_box``): a round token whose art runs 3 mm past
+    its edge (so a circle punch, or scissors along the ring, leave no white), with its
+    label. The stone and the words are drawn for 25 mm and scaled to ``diameter``."""
+    box = token_box(diameter)
+    c = box / 2
+    r, ra = diameter / 2, diameter / 2 + 3.0
     out = []
     if ink.low:
         out.append(f'<circle cx="{n(c)}" cy="{n(c)}" r="{n(r)}" fill="none" stroke="#000000" '
@@ -185,10 +192,25 @@ def stone_token(ink: Ink, side: str = "front", label: str = "") -> str:
         out.append(f'<circle cx="{n(c)}" cy="{n(c)}" r="{n(ra)}" fill="{base}"/>')
         out.append(f'<circle cx="{n(c)}" cy="{n(c)}" r="{n(r - 2.2)}" fill="none" '
                    f'stroke="#8e9aa5" stroke-width="0.35"/>')
-        # the cut guide: the token's edge, 25 mm
+        # the cut guide: the token's edge
         out.append(f'<circle cx="{n(c)}" cy="{n(c)}" r="{n(r)}" fill="none" '
                    f'stroke="#c9d1d8" stroke-width="0.2"/>')
         stone_fill, stone_line, word = "#b9c2ca", "#e9eef2", "#e9eef2"
+    art = _stone_art(side, label, ink, stone_fill, stone_line, word)
+    k = diameter / TOKEN_D
+    if abs(k - 1) < 1e-9:
+        out.append(art)
+    else:
+        shift = c - TOKEN_BOX / 2 * k
+        out.append(f'<g transform="translate({n(shift)} {n(shift)}) scale({n(k)})">{art}</g>')
+    return "".join(out)
+
+
+def _stone_art(side: str, label: str, ink: Ink, stone_fill: str, stone_line: str,
+               word: str) -> str:
+    """The stone and the label of a 25 mm token in a 33 mm box."""
+    c = TOKEN_BOX / 2
+    out = []
     if side == "front":
         out.append(_pebble(c, c - 1.6, 6.2, 4.4, stone_fill, stone_line, 0.35))
         if not ink.low:

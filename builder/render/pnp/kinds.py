@@ -106,14 +106,15 @@ def player_aid(r: Renderer, game, words: Words, p: dict, paper: str, first: int)
 
 
 def tokens(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
-    box = art.TOKEN_BOX
-    off = (box - art.TOKEN_D) / 2
+    d = float(p["diameter"])
+    box = art.token_box(d)
+    off = (box - d) / 2
     stem = p["stem"]
 
     def token(side: str, label: str, name: str) -> Piece:
         return Piece(name, f"{p['name']}, {side}", box, box, 0.0,
-                     lambda bl: art.svg(box, box, art.stone_token(r.ink, side, label), bl),
-                     png_box=L.Box(off, off, art.TOKEN_D, art.TOKEN_D), round=True)
+                     lambda bl: art.svg(box, box, art.stone_token(r.ink, side, label, d), bl),
+                     png_box=L.Box(off, off, d, d), round=True)
 
     fronts = [token("front", p["front"], f"{stem}-front" if i == 1 else f"{stem}-front-{i}")
               for i in range(1, p["count"] + 1)]
@@ -128,7 +129,7 @@ def tokens(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> 
         if back is not None:
             sheets.append(back_sheet(front_sheet, f"{label}, backs", lambda it: back))
     row = CoverRow(p["row"] or p["name"], str(p["count"]),
-                   f"{art.TOKEN_D:g} mm round, in a {box:g} mm square cut box",
+                   f"{d:g} mm round, in a {box:g} mm square cut box",
                    sheet_numbers(first, len(sheets)))
     pieces = [fronts[0]] + ([back] if back else [])
     return Kit(sheets, [row], pieces, [p["how"]] if p["how"] else [])
