@@ -12,10 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 import tracemalloc
-from pathlib import Path
 
 from builder.engine import registered_engines
 from builder.engine.core import play_game, random_bot

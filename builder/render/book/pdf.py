@@ -11,7 +11,6 @@ landed (``diagram_placements``).
 from __future__ import annotations
 
 import datetime as _dt
-import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any

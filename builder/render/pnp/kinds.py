@@ -19,6 +19,7 @@ from markupsafe import Markup
 from . import art
 from . import layout as L
 from ...engine.core import Card
+from ...kit import Section
 from .components import (
     AID_H, AID_W, CARD_H, CARD_W, ComponentError, CoverRow, Kit, Piece, Renderer, Words,
     back_sheet, duplex_card_sheets, sheet_grid,
@@ -68,12 +69,7 @@ def section_views(words: Words, sections) -> list[dict[str, Any]]:
     return out
 
 
-DEFAULT_AID = None  # filled lazily: one section, the whole quick reference
-
-
 def _default_sections():
-    from ...kit import Section
-
     return [Section(title="Quick reference", parts=[("lines", (0, None))])]
 
 
