@@ -1,8 +1,9 @@
 """Property tests over every game and option set: 500 games each from seeds, with random and
 heuristic bots.
 
-For every step of every game:
-* every card is accounted for (none created or lost);
+Before the first step and after every step of every game:
+* every card of the game's supply is accounted for (none created or lost), the supply
+  written down here from each game's rules ("What you need"), not taken from the engine;
 * every decision the bots make is one the engine offers, and every listed legal choice
   is accepted (checked on a copy of the state for a sample of steps);
 and for every game: it ends within its documented bound (``play_game`` enforces it), and the
@@ -13,11 +14,12 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 
 import pytest
 
 from builder.engine import available_engines, find_engine, registered_engines
-from builder.engine.core import IllegalDecision, play_game, random_bot
+from builder.engine.core import IllegalDecision, full_deck, play_game, random_bot
 
 GAMES_PER_OPTION_SET = 500
 GAMES = registered_engines()
@@ -42,6 +44,28 @@ def test_every_shipped_game_has_a_registered_engine():
         assert (content / slug / "engine.py").is_file() or engine in GAMES, slug
 
 
+def supply(slug: str, options: dict) -> Counter:
+    """Every card a game is played with, from its rules (content/<slug>/rules.md)."""
+    deck = Counter(full_deck())
+    if slug in ("war", "battle-lines", "deck-management"):
+        return deck                                   # one standard 52-card deck
+    if slug == "winning-the-battle":
+        return deck + deck                            # a whole deck for each player
+    if slug == "battle":                              # two decks with four players
+        return deck + deck if options["players"] == 4 else deck
+    if slug == "ultimate":                            # the hearts stay in the box
+        return Counter(full_deck(("C", "S", "D")))
+    raise AssertionError(f"no supply written down here for the {slug} engine")
+
+
+def test_the_supplies_count_as_the_rules_count():
+    assert sum(supply("war", {}).values()) == 52
+    assert sum(supply("winning-the-battle", {}).values()) == 104
+    assert sum(supply("battle", {"players": 2}).values()) == 52
+    assert sum(supply("battle", {"players": 4}).values()) == 104
+    assert sum(supply("ultimate", {}).values()) == 39
+
+
 def _cases():
     for slug, game in sorted(GAMES.items()):
         for i, opts in enumerate(game.option_sets):
@@ -59,16 +83,14 @@ def _bots(game, seed):
 
 
 class StepChecker:
-    def __init__(self, game, seed):
+    def __init__(self, game, seed, options):
         self.game = game
         self.rng = random.Random(seed * 7919 + 1)
-        self.initial = None
+        self.initial = supply(game.slug, game.resolve(options))
         self.log = []
 
     def __call__(self, state, node, decided, events):
         cards = state.all_cards()
-        if self.initial is None:
-            self.initial = cards
         assert dict.__eq__(cards, self.initial), (
             f"{self.game.slug}: cards changed at step {len(self.log) + 1}: "
             f"gained {cards - self.initial}, lost {self.initial - cards}")
@@ -98,12 +120,25 @@ def _check_offered(state, rng):
 
 
 @pytest.mark.parametrize("slug,opts", list(_cases()))
+def test_the_deal_holds_the_whole_supply(slug, opts):
+    """Before any step: a new game holds every card of the supply, as often as the rules
+    have it (a card lost or doubled in the deal is caught here, not only from step 1)."""
+    game = GAMES[slug]
+    want = supply(slug, game.resolve(opts))
+    for seed in range(20):
+        cards = game.new_game(game.resolve(opts), random.Random(seed)).all_cards()
+        assert dict.__eq__(cards, want), (
+            f"{slug}: the deal holds {sum(cards.values())} cards: gained {cards - want}, "
+            f"lost {want - cards}")
+
+
+@pytest.mark.parametrize("slug,opts", list(_cases()))
 @pytest.mark.slow
 def test_property_games(slug, opts):
     game = GAMES[slug]
     total_steps = 0
     for seed in range(GAMES_PER_OPTION_SET):
-        checker = StepChecker(game, seed)
+        checker = StepChecker(game, seed, opts)
         probe_rng = random.Random(seed)
 
         def on_step(state, node, decided, events, checker=checker):
@@ -116,7 +151,7 @@ def test_property_games(slug, opts):
         assert steps <= game.max_steps(game.resolve(opts))
         total_steps += steps
         if seed % 25 == 0:
-            again = StepChecker(game, seed)
+            again = StepChecker(game, seed, opts)
             state2, steps2 = play_game(game, opts, seed, _bots(game, seed), on_step=again)
             assert steps2 == steps and again.log == checker.log, "same seed, different game"
             assert state2.result.label == state.result.label
@@ -128,7 +163,7 @@ def test_different_seeds_differ(slug):
     game = GAMES[slug]
     logs = set()
     for seed in range(5):
-        checker = StepChecker(game, seed)
+        checker = StepChecker(game, seed, game.option_sets[0])
         play_game(game, game.option_sets[0], seed, random_bot, on_step=checker)
         logs.add(repr(checker.log))
     assert len(logs) > 1
