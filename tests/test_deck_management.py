@@ -360,6 +360,25 @@ def test_games_finish_within_bound(opts):
 
 def test_round_cap_one_round():
     state, _ = play_game(GAME, {"max_rounds": 1}, 3, GAME.heuristic)
-    assert state.view()["round"] == 1
-    assert state.result.rule in ("round-cap", "out-of-cards", "war-cannot-finish",
-                                 "both-short")
+    assert state.is_terminal() and state.view()["round"] == 1
+
+
+def test_round_cap_ends_the_game_as_a_draw():
+    # K v 3: p1 takes two; 2 v 4: p2 takes two. The round ends 2 to 2: nobody is out,
+    # and round 1 was the last one the cap allows, so the game stops as a draw.
+    s = setup({"max_rounds": 1}, p1_stack="KC 2C", p2_stack="3D 4D")
+    turn(s)
+    ev = turn(s)
+    assert "round-end" in kinds(ev) and "player-out" not in kinds(ev)
+    assert s.is_terminal()
+    assert s.result.winner is None and s.result.rule == "round-cap"
+
+
+def test_going_out_in_the_last_round_still_loses():
+    # K v 3, Q v 4: p1 takes all four cards; p2 ends round 1 (the cap) with none, and
+    # loses first ([[round-cap]]: "a player who goes out ... still loses first").
+    s = setup({"max_rounds": 1}, p1_stack="KC QC", p2_stack="3D 4D")
+    turn(s)
+    ev = turn(s)
+    assert [e.player for e in ev if e.kind == "player-out"] == ["p2"]
+    assert s.result.winner == "p1" and s.result.rule == "out-of-cards"
