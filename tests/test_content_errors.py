@@ -1,0 +1,533 @@
+"""Every error message of the content loader (builder/content.py), each from a small broken
+content folder: the file, line, column and wording a designer reads.
+
+The base folder is High Five (tests/fixtures/high-five: a game with its own engine.py and
+four rules), written out below line by line so that each expected position can be counted
+by hand from the text of the case. Each case breaks one thing and lists every error that
+the check reports in the broken file, in order. Columns are counted in the file (1-based);
+``col(line, text)`` is that count done on the case's own text.
+
+``test_every_message_has_a_case`` reads content.py and fails when a message is added that
+no case here pins.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from builder.check import run_check
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "high-five"
+G = "content/high-five/game.yaml"
+R = "content/high-five/rules.md"
+GL = "content/high-five/glossary.yaml"
+E = "content/high-five/examples/01-short.yaml"
+I = "content/index.yaml"
+
+INDEX = "games: [high-five]\n"
+GAME = """\
+slug: high-five
+title: High Five
+players: {min: 2, max: 2}
+compare: {players: "2", deck: Ten cards, choices: A card, win: More points, length: Five rounds}
+quickref:
+  - Play a card; the higher card scores.
+"""
+RULES = """\
+# Playing {#playing}
+
+## A round {#play}
+
+Both players choose a card from their hand and reveal the two together.
+
+## Scoring {#higher-scores}
+
+The higher card (ace high) scores its player a point.
+
+## Equal cards {#tie}
+
+If the two cards are equal, nobody scores.
+
+# The end {#end}
+
+## More points {#most-points}
+
+When the hands are empty, the player with more points wins; equal points is a draw.
+"""
+GLOSSARY = """\
+- term: Point
+  definition: What the higher card of a round scores.
+  see: [higher-scores]
+"""
+EXAMPLE = """\
+id: short-game
+title: A two-round game
+rules: [play, higher-scores, tie, most-points]
+options:
+  hand: 2
+setup:
+  hands:
+    p1: [KS, 4D]
+    p2: [KH, 9C]
+steps:
+  - decide: {p1: KS, p2: KH}
+    expect:
+      events: [reveal, reveal, tie]
+      p1.points: 0
+  - decide: {p1: 4D, p2: 9C}
+    expect:
+      p2.points: 1
+      result: p2
+"""
+BASE = {"index.yaml": INDEX, "high-five/game.yaml": GAME, "high-five/rules.md": RULES,
+        "high-five/glossary.yaml": GLOSSARY, "high-five/examples/01-short.yaml": EXAMPLE}
+HTML_HINT = "; write Markdown, or escape the '<' as '\\<'"
+LINK_RULE = "is not allowed: links may go to http, https, mailto addresses or within the site"
+PICTURE = ("pictures are not allowed in content text (a picture's address would be fetched "
+           "by the build and by readers' browsers)")
+GAME_KEYS = ("accent, compare, components, cover_cards, credit, designer, engine, kit, "
+             "options, player_colours, players, quickref, slug, summary, tagline, time, title")
+
+
+def col(line: str, text: str) -> int:
+    """The 1-based column where ``text`` first starts on ``line``."""
+    assert text in line, (text, line)
+    return line.index(text) + 1
+
+
+def nth(text: str, n: int) -> str:
+    """Line ``n`` (1-based) of ``text``."""
+    return text.splitlines()[n - 1]
+
+
+def replace(text: str, old: str, new: str) -> str:
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+@pytest.fixture()
+def content(tmp_path: Path, monkeypatch) -> Path:
+    """The base folder written under ``content/`` in a fresh working folder (so the paths in
+    messages read ``content/high-five/...``)."""
+    monkeypatch.chdir(tmp_path)
+    root = tmp_path / "content"
+    for name, text in BASE.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    shutil.copyfile(FIXTURE / "engine.py", root / "high-five" / "engine.py")
+    return root
+
+
+#: how the replay's own messages begin (``example 'ID', step N: ...``, ``example 'ID' lists
+#: rule ...``); the loader's never do. A broken example may also fail its replay: those
+#: follow-on errors are check.py's, not content.py's, and are left out here.
+REPLAY_MESSAGE = re.compile(r"^\S+: error: example '")
+
+
+def errors(root: Path, path: str | None = None) -> list[str]:
+    """The first line of each error the check reports (in ``path`` only, if given), less
+    the replay's follow-on errors."""
+    report = run_check(Path(root.name))
+    lines = [d.format().splitlines()[0] for d in report.diagnostics.errors]
+    return [ln for ln in lines if (path is None or ln.startswith(path + ":"))
+            and not REPLAY_MESSAGE.match(ln)]
+
+
+def test_the_base_folder_has_no_error(content: Path):
+    report = run_check(Path("content"))
+    assert [d.format() for d in report.diagnostics] == []
+    assert [r.status for g in report.games for r in g.replays] == ["pass"]
+
+
+# --------------------------------------------------------------------------- cases
+# (id, {file under content/: its new text, or None to delete it}, the file the errors are
+#  in, [expected error lines])
+def _cases():
+    g_title = replace(GAME, "title: High Five", "title: [High, Five]")
+    yield ("require-wrong-kind", {"high-five/game.yaml": g_title}, G,
+           [f"{G}:2:8: error: game.yaml: 'title' must be text, got ['High', 'Five']"])
+    yield ("require-missing", {"high-five/game.yaml": replace(GAME, "title: High Five\n", "")},
+           G, [f"{G}:1:1: error: game.yaml: 'title' is missing"])
+    yield ("unknown-key-with-hint", {"high-five/game.yaml": GAME + "titel: High Five\n"}, G,
+           [f"{G}:7:1: error: game.yaml: unknown key 'titel' (allowed: {GAME_KEYS}); "
+            "did you mean 'title'?"])
+    yield ("unknown-key", {"high-five/game.yaml": GAME + "zzz: 1\n"}, G,
+           [f"{G}:7:1: error: game.yaml: unknown key 'zzz' (allowed: {GAME_KEYS})"])
+
+    # ---- index.yaml
+    yield ("index-not-a-mapping", {"index.yaml": "- high-five\n"}, I,
+           [f"{I}:1:1: error: index.yaml must be a mapping"])
+    line = "games: [high-five, chess]"
+    yield ("index-no-game-folder", {"index.yaml": line + "\n"}, I,
+           [f"{I}:1:{col(line, 'chess')}: error: no game folder 'chess' with a game.yaml"])
+    yield ("index-unknown-key", {"index.yaml": INDEX + "game: x\n"}, I,
+           [f"{I}:2:1: error: index.yaml: unknown key 'game' (allowed: book, games, intro); "
+            "did you mean 'games'?"])
+    line = "intro: Hello <b>you</b>"
+    yield ("raw-html-in-yaml-text", {"index.yaml": INDEX + line + "\n"}, I,
+           [f"{I}:2:{col(line, '<b>')}: error: raw HTML is not allowed in content ('<b>')"
+            + HTML_HINT])
+    yield ("book-not-a-mapping", {"index.yaml": "book: x\n" + INDEX}, I,
+           [f"{I}:1:7: error: book must be a mapping (title, subtitle, credits, accent, paper, "
+            "logo, fonts)"])
+    yield ("book-title-not-text", {"index.yaml": "book:\n  title: ''\n" + INDEX}, I,
+           [f"{I}:2:10: error: book.title must be some text, got ''"])
+    yield ("book-paper", {"index.yaml": "book:\n  paper: lettre\n" + INDEX}, I,
+           [f"{I}:2:10: error: book.paper must be one of a4, letter, got 'lettre'; "
+            "did you mean 'letter'?"])
+    yield ("book-accent-colour", {"index.yaml": "book:\n  accent: red\n" + INDEX}, I,
+           [f"{I}:2:11: error: book.accent must be a colour written #rrggbb "
+            "(such as \"#7a4b1e\"), got 'red'"])
+    yield ("book-logo-not-a-path", {"index.yaml": "book:\n  logo: 3\n" + INDEX}, I,
+           [f"{I}:2:9: error: book.logo must be the path of a file in the content folder, "
+            "got 3"])
+    yield ("book-logo-no-file", {"index.yaml": "book:\n  logo: nope.png\n" + INDEX}, I,
+           [f"{I}:2:9: error: book.logo: no file 'nope.png' in the content folder"])
+    yield ("book-logo-outside", {"index.yaml": "book:\n  logo: ../logo.svg\n" + INDEX,
+                                 "../logo.svg": "<svg xmlns='http://www.w3.org/2000/svg'/>"}, I,
+           [f"{I}:2:9: error: book.logo: '../logo.svg' is outside the content folder "
+            "(or a link); put the file inside it"])
+    yield ("book-logo-kind", {"index.yaml": "book:\n  logo: logo.gif\n" + INDEX,
+                              "logo.gif": "GIF89a"}, I,
+           [f"{I}:2:9: error: book.logo: 'logo.gif' must be a .svg or .png file"])
+    yield ("book-logo-too-large", {"index.yaml": "book:\n  logo: logo.png\n" + INDEX,
+                                   "logo.png": "x" * (2 * 1024 * 1024 + 1)}, I,
+           [f"{I}:2:9: error: book.logo: 'logo.png' is larger than 2 MB"])
+    yield ("book-logo-script", {"index.yaml": "book:\n  logo: logo.svg\n" + INDEX,
+                                "logo.svg": "<svg xmlns='http://www.w3.org/2000/svg'>"
+                                            "<script>alert(1)</script></svg>"}, I,
+           [f"{I}:2:9: error: book.logo: 'logo.svg' holds a <script> element; a logo may hold "
+            "only drawing (no scripts, event handlers or outside links)"])
+    yield ("book-fonts-not-a-mapping", {"index.yaml": "book:\n  fonts: x\n" + INDEX}, I,
+           [f"{I}:2:10: error: book.fonts must map text and headings to their font files"])
+    yield ("book-fonts-role", {"index.yaml": "book:\n  fonts:\n    text: x.otf\n" + INDEX}, I,
+           [f"{I}:3:11: error: book.fonts.text must map faces (regular, italic, bold) to font "
+            "files, regular at least"])
+    line = "    text: {family: 3}"
+    yield ("book-fonts-family-not-a-name",
+           {"index.yaml": "book:\n  fonts:\n" + line + "\n" + INDEX}, I,
+           [f"{I}:3:{col(line, '3')}: error: book.fonts.text.family must be a font family's "
+            "name, got 3"])
+    line = "    text: {family: Zzzq Xxvv}"
+    yield ("book-fonts-family-not-installed",
+           {"index.yaml": "book:\n  fonts:\n" + line + "\n" + INDEX}, I,
+           [f"{I}:3:{col(line, 'Zzzq')}: error: book.fonts.text: no installed font family "
+            "'Zzzq Xxvv' with a regular face (or give font files inside the content folder)"])
+
+    # ---- game.yaml
+    yield ("game-not-a-mapping", {"high-five/game.yaml": "- high-five\n"}, G,
+           [f"{G}:1:1: error: game.yaml must be a mapping"])
+    yield ("game-slug", {"high-five/game.yaml": replace(GAME, "slug: high-five",
+                                                        "slug: high-six")}, G,
+           [f"{G}:1:7: error: slug 'high-six' does not match its folder 'high-five'"])
+    yield ("game-no-engine", {"high-five/engine.py": None}, G,
+           [f"{G}:1:1: error: game.yaml has no 'engine:' (the engine that plays the game, such "
+            "as 'war'), and the folder has no engine.py"])
+    yield ("game-engine-not-a-name", {"high-five/game.yaml": GAME + "engine: [war]\n"}, G,
+           [f"{G}:7:9: error: engine must be a name, such as 'war'"])
+    yield ("game-engine-broken-file",
+           {"high-five/engine.py": "GAME = None\n\ndef broken(:\n    pass\n"},
+           "content/high-five/engine.py",
+           ["content/high-five/engine.py:3:1: error: the engine file does not parse: "
+            "invalid syntax"])
+    yield ("game-options-not-a-mapping", {"high-five/game.yaml": GAME + "options: 5\n"}, G,
+           [f"{G}:7:10: error: options must be a mapping of option name to details"])
+    yield ("game-unknown-option", {"high-five/game.yaml": GAME + "options:\n  hands: 3\n"}, G,
+           [f"{G}:8:10: error: the high-five engine has no option 'hands' (it has: hand); "
+            "did you mean 'hand'?"])
+    yield ("game-option-setting-value", {"high-five/game.yaml": GAME + "options:\n  hand: 0\n"},
+           G, [f"{G}:8:9: error: option 'hand' must be at least 1, got 0"])
+    line = "  hand: {default: 99, label: Hand size, text: Cards in each hand.}"
+    yield ("game-option-default-value",
+           {"high-five/game.yaml": GAME + "options:\n" + line + "\n"}, G,
+           [f"{G}:8:{col(line, '99')}: error: option 'hand' must be at most 26, got 99"])
+    line = "  hand: {default: 5, label: Hand size, txt: Cards in each hand.}"
+    yield ("game-option-unknown-key",
+           {"high-five/game.yaml": GAME + "options:\n" + line + "\n"}, G,
+           [f"{G}:8:{col(line, 'txt')}: error: option 'hand': unknown key 'txt' (allowed: "
+            "default, label, text); did you mean 'text'?"])
+    yield ("game-accent", {"high-five/game.yaml": GAME + "accent: blue\n"}, G,
+           [f"{G}:7:9: error: accent must be a colour written #rrggbb (such as \"#7a4b1e\"), "
+            "got 'blue'"])
+    yield ("game-player-colours-not-a-mapping",
+           {"high-five/game.yaml": GAME + "player_colours: red\n"}, G,
+           [f"{G}:7:17: error: player_colours must map player ids (p1, p2, ...) to colours"])
+    yield ("game-player-colours-no-player",
+           {"high-five/game.yaml": GAME + "player_colours: {p3: \"#000000\"}\n"}, G,
+           [f"{G}:7:18: error: player_colours: no player 'p3' (players: p1, p2)"])
+    yield ("game-cover-cards-count", {"high-five/game.yaml": GAME + "cover_cards: []\n"}, G,
+           [f"{G}:7:14: error: cover_cards must list one to four card codes, such as [AS, KH]"])
+    yield ("game-cover-cards-card", {"high-five/game.yaml": GAME + "cover_cards: [2S, 1H]\n"},
+           G, [f"{G}:7:14: error: cover_cards: unknown card '1H' (a card is a rank A 2-10 J Q K "
+               "then a suit C D H S, e.g. QD or 10H)"])
+    line = "players: {min: 2, max: 2, names: North}"
+    yield ("game-player-names", {"high-five/game.yaml": replace(GAME, nth(GAME, 3), line)}, G,
+           [f"{G}:3:{col(line, 'North')}: error: players.names must map p1, p2, ... to names"])
+    line = "compare: {players: \"2\", deck: Ten cards, choices: A card, win: [a, b], length: Five rounds}"
+    yield ("game-compare-not-text", {"high-five/game.yaml": replace(GAME, nth(GAME, 4), line)},
+           G, [f"{G}:4:{col(line, '[a, b]')}: error: compare: 'win' must be text; quote a value "
+               "that contains ': '"])
+    line = "compare: {players: \"2\", deck: Ten cards, choices: A card, win: More points}"
+    yield ("game-compare-missing", {"high-five/game.yaml": replace(GAME, nth(GAME, 4), line)},
+           G, [f"{G}:4:10: error: compare: 'length' is missing (the comparison table needs "
+               "players, deck, choices, win, length)"])
+    yield ("game-quickref-not-a-list",
+           {"high-five/game.yaml": replace(GAME, "quickref:\n  - Play a card; the higher card "
+                                           "scores.\n", "quickref: Play a card.\n")}, G,
+           [f"{G}:5:11: error: quickref must be a list of lines"])
+    yield ("game-quickref-line-not-text",
+           {"high-five/game.yaml": GAME + "  - Then: the next round.\n"}, G,
+           [f"{G}:7:5: error: a quickref line must be text; quote a line that contains ': ' "
+            "(YAML reads it as a mapping)"])
+    line = 'summary: "Read [this](javascript:alert(1)) first."'
+    yield ("link-in-yaml-text", {"high-five/game.yaml": GAME + line + "\n"}, G,
+           [f"{G}:7:{col(line, 'javascript')}: error: a link to 'javascript:alert(1' {LINK_RULE}"])
+    line = 'summary: "See ![a cat](cat.png) here."'
+    yield ("picture-in-yaml-text", {"high-five/game.yaml": GAME + line + "\n"}, G,
+           [f"{G}:7:{col(line, '![')}: error: {PICTURE}"])
+    yield ("game-folder-name", {"High_Five/game.yaml": GAME}, "content/High_Five/game.yaml",
+           ["content/High_Five/game.yaml:1:1: error: the game's folder name 'High_Five' must be "
+            "lower-case letters, digits and hyphens, starting with a letter or digit (it "
+            "becomes part of file names and web addresses)"])
+
+    # ---- rules.md
+    yield ("rules-missing", {"high-five/rules.md": None}, R,
+           [f"{R}:0:0: error: rules.md is missing"])
+    yield ("rules-engine-cites-undefined",
+           {"high-five/rules.md": replace(RULES, "{#tie}", "{#draw}")}, R,
+           [f"{R}:1:1: error: the engine cites rule 'tie', which rules.md does not define"])
+    yield ("rules-text-before-heading", {"high-five/rules.md": "Welcome.\n\n" + RULES}, R,
+           [f"{R}:1:1: error: text before the first heading; every rule belongs to a section"])
+    yield ("rules-no-sections", {"high-five/rules.md": "Welcome.\n"}, R,
+           [f"{R}:1:1: error: text before the first heading; every rule belongs to a section",
+            f"{R}:1:1: error: rules.md has no numbered sections"])
+    yield ("rules-too-deep", {"high-five/rules.md": RULES + "\n#### Deeper {#deeper}\n"}, R,
+           [f"{R}:21:1: error: rules go three levels deep at most (#, ##, ###: 1., 1.1, 1.1.1)"])
+    line = "## Ties again"
+    yield ("rules-heading-without-id", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
+           [f"{R}:21:{len(line)}: error: heading 'Ties again' has no id; end it with {{#some-id}}"])
+    line = "## Ties again {#Ties_Again}"
+    yield ("rules-bad-id", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
+           [f"{R}:21:{col(line, '{#')}: error: rule id 'Ties_Again' must be lower-case letters, "
+            "digits and hyphens"])
+    yield ("rules-duplicate-id", {"high-five/rules.md": RULES + "\n## Ties again {#tie}\n"}, R,
+           [f"{R}:21:1: error: rule id 'tie' is already used on line 11"])
+    yield ("rules-skipped-level",
+           {"high-five/rules.md": RULES + "\n# More {#more}\n\n### Deep {#deep}\n"}, R,
+           [f"{R}:23:1: error: heading level 3 directly under level 1; do not skip a level"])
+    line = "See [[nowhere]] for more."
+    yield ("rules-unknown-cross-reference", {"high-five/rules.md": RULES + "\n" + line + "\n"},
+           R, [f"{R}:21:{col(line, '[[')}: error: unknown rule id 'nowhere' in cross-reference"])
+    line = "A <b>bold</b> claim."
+    yield ("rules-raw-html", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
+           [f"{R}:21:{col(line, '<b>')}: error: raw HTML is not allowed in content ('<b>')"
+            + HTML_HINT])
+    line = "Read [this](file:///etc/passwd)."
+    yield ("rules-link", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
+           [f"{R}:21:{col(line, 'file:')}: error: a link to 'file:///etc/passwd' {LINK_RULE}"])
+    line = "Look: ![a map](map.png)"
+    yield ("rules-picture", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
+           [f"{R}:21:{col(line, '![')}: error: {PICTURE}"])
+
+    # ---- glossary.yaml
+    yield ("glossary-missing", {"high-five/glossary.yaml": None}, GL,
+           [f"{GL}:0:0: error: glossary.yaml is missing"])
+    yield ("glossary-not-a-list", {"high-five/glossary.yaml": "term: Point\n"}, GL,
+           [f"{GL}:1:1: error: glossary.yaml must be a list of terms"])
+    yield ("glossary-entry-not-a-mapping", {"high-five/glossary.yaml": "- Point\n"}, GL,
+           [f"{GL}:1:3: error: a glossary entry needs 'term' and 'definition'"])
+    yield ("glossary-definition-missing", {"high-five/glossary.yaml": "- term: Point\n"}, GL,
+           [f"{GL}:1:3: error: glossary entry: 'definition' is missing"])
+    yield ("glossary-unknown-key",
+           {"high-five/glossary.yaml": replace(GLOSSARY, "  see:", "  sea:")}, GL,
+           [f"{GL}:3:3: error: glossary entry: unknown key 'sea' (allowed: definition, see, "
+            "term); did you mean 'see'?"])
+    line = "  see: [higher-score]"
+    yield ("glossary-unknown-rule",
+           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GL,
+           [f"{GL}:3:{col(line, 'higher')}: error: unknown rule id 'higher-score'"])
+    line = "  definition: What the higher card scores ([[scoring]])."
+    yield ("glossary-unknown-cross-reference",
+           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 2), line)}, GL,
+           [f"{GL}:2:{col(line, '[[')}: error: unknown rule id 'scoring' in cross-reference"])
+
+    # ---- examples
+    yield ("example-not-a-mapping", {"high-five/examples/01-short.yaml": "- short-game\n"}, E,
+           [f"{E}:1:1: error: an example file must be a mapping"])
+    yield ("example-unknown-key",
+           {"high-five/examples/01-short.yaml": EXAMPLE + "outtro: The end.\n"}, E,
+           [f"{E}:19:1: error: example: unknown key 'outtro' (allowed: id, intro, options, "
+            "outro, rules, setup, steps, title); did you mean 'outro'?"])
+    yield ("example-id-missing",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, "id: short-game\n", "")}, E,
+           [f"{E}:1:1: error: example: 'id' is missing"])
+    yield ("example-bad-id",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, "id: short-game",
+                                                        "id: Short_Game")}, E,
+           [f"{E}:1:5: error: example id 'Short_Game' must be lower-case letters, digits and "
+            "hyphens"])
+    yield ("example-rules-not-a-list",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, nth(EXAMPLE, 3), "rules: play")},
+           E, [f"{E}:3:8: error: rules must be a list of rule ids"])
+    line = "rules: [play, higher-scores, tie, most-point]"
+    yield ("example-unknown-rule",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, nth(EXAMPLE, 3), line)}, E,
+           [f"{E}:3:{col(line, 'most-point')}: error: unknown rule id 'most-point'"])
+    yield ("example-options-not-a-mapping",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, "options:\n  hand: 2\n",
+                                                        "options: 2\n")}, E,
+           [f"{E}:4:10: error: options must be a mapping"])
+    yield ("example-setup-not-a-mapping",
+           {"high-five/examples/01-short.yaml": EXAMPLE.split("setup:")[0] + "setup: none\n"
+            + "steps:" + EXAMPLE.split("steps:")[1]}, E,
+           [f"{E}:6:8: error: example: 'setup' must be a mapping (piles: ...)"])
+    yield ("example-steps-empty",
+           {"high-five/examples/01-short.yaml": EXAMPLE.split("steps:")[0] + "steps: []\n"}, E,
+           [f"{E}:10:8: error: example: 'steps' must be a non-empty list"])
+    yield ("step-not-a-mapping",
+           {"high-five/examples/01-short.yaml": EXAMPLE + "  - turn up\n"}, E,
+           [f"{E}:19:5: error: a step must be a mapping (decide:, chance:, expect:, comment:)"])
+    yield ("step-unknown-key",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, "    expect:\n      p2",
+                                                        "    expct:\n      p2")}, E,
+           [f"{E}:16:5: error: step: unknown key 'expct' (allowed: chance, comment, decide, "
+            "expect, repeat); did you mean 'expect'?"])
+    yield ("step-decide-and-chance",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, "  - decide: {p1: 4D, p2: 9C}",
+                                                        "  - decide: {p1: 4D, p2: 9C}\n"
+                                                        "    chance: [4D]")}, E,
+           [f"{E}:15:5: error: a step is either a decision or a chance outcome, not both"])
+    yield ("step-decide-not-a-mapping",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, "  - decide: {p1: 4D, p2: 9C}",
+                                                        "  - decide: 4D")}, E,
+           [f"{E}:15:13: error: decide: must map each deciding player (p1, p2, ...) to a "
+            "decision"])
+    yield ("step-repeat-not-a-count",
+           {"high-five/examples/01-short.yaml": EXAMPLE + "  - repeat: 0\n"}, E,
+           [f"{E}:19:13: error: repeat must be a whole number of at least 1"])
+    yield ("step-repeat-with-decide",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, "  - decide: {p1: 4D, p2: 9C}",
+                                                        "  - decide: {p1: 4D, p2: 9C}\n"
+                                                        "    repeat: 2")}, E,
+           [f"{E}:16:13: error: repeat is only for forced steps (no decide:, no chance:)"])
+    yield ("step-expect-not-a-mapping",
+           {"high-five/examples/01-short.yaml": EXAMPLE.split("  - decide: {p1: 4D")[0]
+            + "  - decide: {p1: 4D, p2: 9C}\n    expect: p2 wins\n"}, E,
+           [f"{E}:16:13: error: expect: must map state names to expected values"])
+    line = "    comment: As in [[scoring]], nobody scores."
+    yield ("step-comment-cross-reference",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, "      p1.points: 0\n",
+                                                        "      p1.points: 0\n" + line + "\n")},
+           E, [f"{E}:15:{col(line, '[[')}: error: unknown rule id 'scoring' in cross-reference"])
+    yield ("example-duplicate-id",
+           {"high-five/examples/02-again.yaml": EXAMPLE}, "content/high-five/examples/02-again.yaml",
+           [f"content/high-five/examples/02-again.yaml:1:1: error: example id 'short-game' is "
+            f"already used at {E}:1"])
+
+
+#: BUG in builder/content.py (reported, not fixed here: the file is not this test's to
+#: change): in text read from a YAML value, check_markdown, check_links and check_xrefs count
+#: the column from the start of the value, not of the line in the file, so an editor jumps to
+#: the wrong place. The expectations above are the file's columns; these cases fail until
+#: the loader adds the value's own column (and, in a block scalar, its indentation).
+COLUMN_BUG = {"raw-html-in-yaml-text", "link-in-yaml-text", "picture-in-yaml-text",
+              "glossary-unknown-cross-reference", "step-comment-cross-reference"}
+CASES = list(_cases())
+
+
+@pytest.mark.parametrize("files,path,expected", [
+    pytest.param(f, p, e, id=i, marks=[pytest.mark.xfail(
+        strict=True, reason="BUG: the column is counted in the YAML value, not the file")]
+        if i in COLUMN_BUG else [])
+    for i, f, p, e in CASES])
+def test_a_broken_file_is_a_located_error(content: Path, files, path, expected):
+    for name, text in files.items():
+        target = content / name
+        if text is None:
+            target.unlink()
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
+    assert errors(content, path) == expected
+
+
+def test_no_content_folder(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert [d.format() for d in run_check(Path("nope")).diagnostics] == [
+        "nope:0:0: error: content folder not found"]
+
+
+def test_no_games(content: Path):
+    shutil.rmtree(content / "high-five")
+    (content / "index.yaml").write_text("games: []\n")
+    assert errors(content) == ["content:0:0: error: no games here (expected <slug>/game.yaml "
+                               "folders)"]
+
+
+def test_a_file_that_is_not_a_font(content: Path):
+    (content / "bad.otf").write_bytes(b"not a font at all")
+    (content / "index.yaml").write_text("book:\n  fonts:\n    text: {regular: bad.otf}\n" + INDEX)
+    line = "    text: {regular: bad.otf}"
+    got = errors(content, I)
+    assert len(got) == 1
+    assert got[0].startswith(f"{I}:3:{col(line, 'bad.otf')}: error: 'bad.otf' is not a font "
+                             "file fontTools can read (")
+
+
+def test_a_font_without_the_letters_the_books_need(content: Path):
+    from fontTools import subset
+
+    font = subset.load_font("/usr/share/fonts/opentype/cabin/Cabin-Regular.otf",
+                            subset.Options())
+    subsetter = subset.Subsetter()
+    subsetter.populate(unicodes=[ord(c) for c in "AZaz"])
+    subsetter.subset(font)
+    font.save(str(content / "thin.otf"))
+    line = "    text: {regular: thin.otf}"
+    (content / "index.yaml").write_text("book:\n  fonts:\n" + line + "\n" + INDEX)
+    assert errors(content, I) == [
+        f"{I}:3:{col(line, 'thin.otf')}: error: 'thin.otf' lacks letters the books need (09.,:)"]
+
+
+# --------------------------------------------------------------------------- completeness
+#: call sites whose wording comes from elsewhere (the engine's option check, the engine
+#: registry, the card parser), with the case above that pins what they print
+RELAYED = {"msg": "game-option-setting-value", "str(e)": "game-engine-broken-file"}
+
+
+def _message_fragments() -> list[tuple[int, str]]:
+    """(line, the longest literal piece of the message) of every error content.py reports."""
+    tree = ast.parse((ROOT / "builder" / "content.py").read_text())
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "error"):
+            continue
+        msg = node.args[1]
+        pieces = [c.value for c in ast.walk(msg)
+                  if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        literal = max(pieces, key=len) if pieces else ast.unparse(msg)
+        out.append((node.lineno, literal))
+    return sorted(out)
+
+
+def test_every_message_has_a_case():
+    expected = " ".join(line for case in CASES for line in case[3])
+    expected += " content folder not found no games here (expected <slug>/game.yaml folders)"
+    expected += " ' is not a font file fontTools can read ( ' lacks letters the books need ("
+    ids = {case[0] for case in CASES}
+    missing = []
+    for lineno, fragment in _message_fragments():
+        if fragment in RELAYED:
+            assert RELAYED[fragment] in ids
+            continue
+        if fragment.strip() not in expected:
+            missing.append(f"content.py:{lineno}: {fragment!r}")
+    assert not missing, "messages no case pins:\n" + "\n".join(missing)
+    assert len(_message_fragments()) >= 70
