@@ -238,7 +238,9 @@ def test_deck_grid_fits_and_backs_mirror(paper):
         faces = {it.name: it.box for it in front.items}
         for it in back.items:
             face = faces[it.name.removeprefix("back of ")]
-            assert it.box == face.mirrored(w)
+            # duplex, flipped on the long edge: the back of a card at x is at w - x - width
+            assert near(it.box.x, w - face.x - face.w, 1e-9) and near(it.box.y, face.y, 1e-9)
+            assert (it.box.w, it.box.h) == (face.w, face.h)
             # a back bleeds on its outer edges only (shared cut lines elsewhere)
             assert it.art.w >= 63 and it.art.w <= 69 + 1e-9
         for it in front.items:
@@ -368,9 +370,83 @@ def test_deck_cards_measure_63_by_88_between_the_marks(build):
     assert near(trim[2] - trim[0], 189) and near(trim[3] - trim[1], 264)
 
 
+def crop_mark_gaps(page, shapes) -> list[float]:
+    """The clear paper (mm) between each crop mark and the art, both read from the page: the
+    marks are the black hairlines drawn outside the BleedBox (the union of the art, bleed
+    included); a line that runs into the box (a fold line) is no crop mark."""
+    h = float(page.mediabox.height)
+    x0, y0, x1, y1 = pdf_box_mm(page, "/BleedBox", h)
+    gaps = []
+    for m in marks_of(shapes):
+        (ax, ay), (bx, by) = m.pts
+        vertical = near(ax, bx, 1e-3)
+        lo, hi = sorted((ay, by) if vertical else (ax, bx))
+        start, end = (y0, y1) if vertical else (x0, x1)
+        if hi <= start + 1e-6:
+            gaps.append(start - hi)
+        elif lo >= end - 1e-6:
+            gaps.append(lo - end)
+    return gaps
+
+
+def assert_marks_stand_clear(reader) -> int:
+    """Every crop mark on every sheet (the cover, with its ruler, aside) starts 1 mm outside
+    the art (pnp conventions: "crop marks start 1 mm clear of the bleed"); returns how many."""
+    count = 0
+    for i in range(1, len(reader.pages)):
+        page, shapes, _ = page_info(reader, i)
+        gaps = crop_mark_gaps(page, shapes)
+        assert gaps, f"page {i + 1}: no crop marks"
+        assert all(near(g, 1.0, 0.01) for g in gaps), (i + 1, sorted(set(round(g, 3) for g in gaps)))
+        count += len(gaps)
+    return count
+
+
+def assert_backs_mirror_faces(reader) -> int:
+    """Duplex deck sheets (face sheet, then its backs), from the placed card forms: the back
+    of a card drawn at x, width w, on a page W wide sits at W - x - w, at the same height,
+    and its art form is the card plus a 3 mm bleed all round (clipped where the paper's margin
+    leaves no room for it). Returns the cards checked."""
+    width = float(reader.pages[1].mediabox.width) / K
+    checked = 0
+    for i in range(1, len(reader.pages), 2):
+        _, _, faces = page_info(reader, i)
+        _, _, backs = page_info(reader, i + 1)
+        assert len(faces) == len(backs) > 0
+        expected = []
+        for _, (x0, y0, x1, y1), _ in faces:
+            assert near(x1 - x0, 63) and near(y1 - y0, 88)
+            expected.append((width - x0 - (x1 - x0), y0))
+        got = []
+        for _, (x0, y0, x1, y1), _ in backs:
+            assert near(x1 - x0, 63 + 2 * 3) and near(y1 - y0, 88 + 2 * 3)
+            got.append((x0 + 3, y0 + 3))                      # the back's trim
+        for (a, b), (c, d) in zip(sorted(expected), sorted(got)):
+            assert near(a, c, 0.01) and near(b, d, 0.01), ((a, b), (c, d))
+        checked += len(faces)
+    return checked
+
+
+def test_letter_deck_backs_mirror_their_faces(letter):
+    # the deck twice, once with each back design
+    assert assert_backs_mirror_faces(pypdf.PdfReader(str(letter / "deck.pdf"))) == 2 * 52
+
+
+def test_crop_marks_stand_1_mm_clear_of_the_art(letter):
+    for name in ("wtb.pdf", "deck.pdf", "fold.pdf"):
+        assert assert_marks_stand_clear(pypdf.PdfReader(str(letter / name))) > 0, name
+
+
+def test_crop_marks_stand_clear_on_every_built_sheet(build):
+    out, _ = build
+    for f in component_pdfs(out):
+        assert assert_marks_stand_clear(pypdf.PdfReader(str(f))) > 0, f.name
+
+
 def test_deck_backs_land_behind_their_faces(build):
     out, _ = build
     reader = pypdf.PdfReader(str(out / "pdf" / "pnp-deck.pdf"))
+    assert assert_backs_mirror_faces(reader) == 2 * 52
     width = float(reader.pages[0].mediabox.width) / K
     for i in range(1, len(reader.pages), 2):
         _, _, faces = page_info(reader, i)
