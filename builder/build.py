@@ -11,6 +11,7 @@ import os
 import shutil
 import sys
 import time
+import traceback
 from pathlib import Path
 
 from .check import Report
@@ -184,8 +185,12 @@ class Forked:
     """A piece of the build run in a forked child process (on the machine's other core).
     Forking shares what the parent has loaded (fonts, card images, templates) without
     copying or pickling it. ``join`` returns what the work returned (pickled back through a
-    pipe); a child that fails makes ``join`` raise, so the build fails and publishes
-    nothing."""
+    pipe).
+
+    The child's exit status says whether it succeeded; the pipe carries its result, or the
+    message of the error that stopped it. A child that exits with any status but 0 (an
+    error, ``sys.exit(n)``, a signal), or that ends without sending a result, makes ``join``
+    raise :class:`BuildError`, so the build fails and publishes nothing."""
 
     def __init__(self, name: str, work):
         import multiprocessing
@@ -202,13 +207,21 @@ class Forked:
     def join(self):
         if not self._done:
             try:
-                self._result = self._receive.recv()
-            except EOFError:  # the child died before sending anything
-                self._result = None
+                sent = self._receive.recv()
+            except EOFError:  # the child ended before sending anything
+                sent = None
             self.process.join()
             self._done = True
-            if self.process.exitcode != 0:
-                raise BuildError(f"{self.name}: failed (see the message above)")
+            code = self.process.exitcode
+            if code != 0 or sent is None:
+                if sent is not None and sent[0] == "error":
+                    why = sent[1]
+                elif code is not None and code < 0:
+                    why = f"stopped by signal {-code}"
+                else:
+                    why = f"the process ended with exit status {code} and sent no result"
+                raise BuildError(f"{self.name}: {why}")
+            self._result = sent[1]
         return self._result
 
     def kill(self) -> None:
@@ -218,13 +231,27 @@ class Forked:
 
 
 def _run_child(work, send) -> None:
+    """The forked child: run ``work`` and send ``("result", value)``; on an error send
+    ``("error", message)`` and exit with status 1, with no traceback (the parent raises
+    the message; WARBOOK_DEBUG=1 prints the traceback too). ``sys.exit`` in the work ends
+    the child with its status and sends nothing."""
     try:
         result = work()
-    except (BuildError, RenderError) as e:
-        print(f"error: {e}", file=sys.stderr)
+    except KeyboardInterrupt:  # the parent is interrupted too, and says so
+        os._exit(130)
+    except Exception as e:  # noqa: BLE001 - whatever stops the child fails the build
+        if isinstance(e, (BuildError, RenderError)):
+            message = str(e)
+        else:
+            message = f"internal error: {type(e).__name__}: {e}"
+        if os.environ.get("WARBOOK_DEBUG"):
+            traceback.print_exc()
+        send.send(("error", message))
+        send.close()
         sys.stdout.flush()
+        sys.stderr.flush()
         os._exit(1)
-    send.send(result)
+    send.send(("result", result))
     send.close()
     sys.stdout.flush()
     sys.stderr.flush()

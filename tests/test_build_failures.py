@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -112,7 +113,8 @@ def test_an_unexpected_error_in_a_stage_still_publishes_nothing(small_report, pr
 def test_a_book_that_fails_only_in_the_forked_process_fails_the_build(small_report, tmp_path,
                                                                       monkeypatch):
     """Two rulebooks, so that the second process takes one; only the child fails. A child
-    that exits with a positive status must count as failed (it did: exit status 1)."""
+    that exits with a positive status must count as failed (it did: exit status 1), and its
+    error reaches the parent as a message."""
     content = tmp_path / "content"
     for slug in ("war", "peace"):
         shutil.copytree(ROOT / "content" / slug, content / slug)
@@ -124,9 +126,46 @@ def test_a_book_that_fails_only_in_the_forked_process_fails_the_build(small_repo
     (out / "keep.txt").write_text("previous")
     before = snapshot(out)
     monkeypatch.setattr(BookRenderer, "write_book", in_child_only(os.getpid()))
-    with pytest.raises(BuildError, match="rulebooks: failed"):
+    with pytest.raises(BuildError, match="^rulebooks: internal error: RuntimeError: the child "
+                                         "stage was made to fail$"):
         build(report, out, quiet=True, game=None)
     assert_untouched(out, before)
+
+
+@pytest.mark.parametrize("ending,why", [
+    pytest.param(lambda *a, **k: sys.exit(3), "exit status 3 and sent no result", id="exit-3"),
+    pytest.param(lambda *a, **k: sys.exit(0), "exit status 0 and sent no result", id="exit-0"),
+    pytest.param(lambda *a, **k: os._exit(0), "exit status 0 and sent no result", id="_exit-0"),
+])
+def test_a_child_that_ends_without_its_result_fails_the_build(ending, why, small_report,
+                                                              previous, monkeypatch):
+    """The component sheets' child ends before sending its result: whatever its exit
+    status, the sheets were not all drawn, so nothing may be published."""
+    monkeypatch.setattr(components, "render_all", ending)
+    before = snapshot(previous)
+    with pytest.raises(BuildError, match=f"^component sheets: the process ended with {why}$"):
+        build(small_report, previous, quiet=True)
+    assert_untouched(previous, before)
+
+
+def test_a_bug_in_a_child_is_a_clean_error_on_the_command_line(small_report, tmp_path,
+                                                              monkeypatch, capfd):
+    """In-process CLI, with the forked child's own output captured too (capfd): a bug in
+    the component sheets is one message and exit status 1, with no traceback anywhere."""
+    from builder import cli
+
+    content = Path(small_report.content.root)
+    out = tmp_path / "output"
+    out.mkdir()
+    (out / "keep.txt").write_text("previous")
+    monkeypatch.setattr(components, "render_all",
+                        lambda *a, **k: (_ for _ in ()).throw(KeyError("sheet")))
+    status = cli.main(["build", "--content", str(content), "--out", str(out)])
+    err = capfd.readouterr().err
+    assert status == 1
+    assert "error: component sheets: internal error: KeyError: 'sheet'\n" in err
+    assert "Traceback" not in err
+    assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
 
 
 def test_a_failing_stage_is_a_clean_error_on_the_command_line(tmp_path: Path):
