@@ -280,7 +280,12 @@ class Replayer:
                                          f"{'; '.join(node.choices)} must decide ({node.what})",
                                          detail=before)
                         return False
-                    outcome = node.choice.parse(step.chance)
+                    try:
+                        outcome = node.choice.parse(step.chance)
+                    except DecisionFormatError as e:
+                        self.diags.error(step.raw.at("chance"), f"{label}: chance: {e}",
+                                         detail=before)
+                        return False
                     events = state.apply_chance(outcome)
                     kind = "chance"
                     decisions = {node.player or "chance": outcome}

@@ -25,19 +25,20 @@ from .engine.registry import ENGINE_FILE, EngineError, available_engines, find_e
 from .kit import KitReader
 from .links import LINK_SCHEMES, safe_href
 from .model import Book, Content, Example, Game, OptionInfo, Rule, Step, Term
-from .yamlsrc import LocDict, LocList, load_yaml
+from .yamlsrc import LocDict, LocList, load_yaml, read_text
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
-HEADING_ID_RE = re.compile(r"^(.*?)\s*\{#([^}\s]*)\}$")
-XREF_RE = re.compile(r"\[\[([^\]]*)\]\]")
+# Every pattern below runs in time linear in the line (no two unbounded parts that can
+# trade characters): bench/textpasses.py feeds each a 1 MB pathological line.
+HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(\S.*)$")
+XREF_RE = re.compile(r"\[\[([^\[\]]*)\]\]")
 # Raw HTML in Markdown: an opening, closing or self-closing tag, a comment or a
 # processing instruction. Content is data: it may not carry markup of its own.
 HTML_RE = re.compile(r"(?<!\\)<(?:/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?|!--|\?|!\[CDATA\[|![A-Za-z])[^<>]*>?")
 CODE_SPAN_RE = re.compile(r"`[^`]*`")
 #: a Markdown link's target: inline ``[text](target)`` or a reference ``[id]: target``
 LINK_RE = re.compile(r"\]\(\s*<?([^)>\s]*)|^\s{0,3}\[[^\]]+\]:\s*<?([^>\s]+)")
-IMAGE_RE = re.compile(r"!\[[^\]]*\]\s*[(\[]")
+IMAGE_RE = re.compile(r"!\[[^\[\]]*\][ \t]*[(\[]")
 
 STEP_KEYS = {"decide", "chance", "expect", "comment", "repeat"}
 EXAMPLE_KEYS = {"id", "title", "rules", "options", "setup", "steps", "intro", "outro"}
@@ -68,13 +69,49 @@ DEFAULT_ACCENT = "#5b554e"
 #: the cards on a rulebook's cover where game.yaml names none
 DEFAULT_COVER_CARDS = ("AS", "KH", "QC", "JD")
 COMPARE_KEYS = ("players", "deck", "choices", "win", "length")
+#: the most players a game may name (a table, not a stadium)
+MAX_PLAYERS = 12
+#: the most copies of one component a game may list
+MAX_COMPONENT_COUNT = 999
+PLAYER_ID_RE = re.compile(r"^p([1-9][0-9]?)$")
+
+
+def heading_id(title: str) -> tuple[str, str] | None:
+    """A heading's text split into (title, id) when it ends in ``{#id}``; None otherwise.
+    Done with string methods, so a line of any length takes linear time."""
+    text = title.rstrip()
+    if not text.endswith("}"):
+        return None
+    start = text.rfind("{#")
+    if start < 0:
+        return None
+    rid = text[start + 2:-1]
+    if "}" in rid or any(c.isspace() for c in rid):
+        return None
+    return text[:start].rstrip(), rid
+
+
+def describe(value: Any) -> str:
+    """A value as a message shows it: short, never a Python repr of a structure."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "'" + (value if len(value) <= 40 else value[:37] + "...") + "'"
+    text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def rel(path: Path, root: Path) -> str:
     """A path as shown in messages: relative to the working folder when possible."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # elsewhere, or a link loop
         return str(path)
 
 
@@ -88,8 +125,21 @@ class Loader:
         return rel(path, self.root)
 
     def yaml(self, path: Path) -> Any:
+        """A content YAML file's data; None after a located error (an empty file is one)."""
+        shown = self.show(path)
         try:
-            return load_yaml(path, self.show(path))
+            data = load_yaml(path, shown, root=self.root)
+        except Diagnostic as d:
+            self.diags.append(d)
+            return None
+        if data is None:
+            self.diags.error(Located(shown, 1, 1), "the file is empty (or holds only comments)")
+        return data
+
+    def text_file(self, path: Path) -> str | None:
+        """A content text file's text; None after a located error."""
+        try:
+            return read_text(path, self.show(path), root=self.root)
         except Diagnostic as d:
             self.diags.append(d)
             return None
@@ -101,7 +151,8 @@ class Loader:
         value = data[key]
         if not isinstance(value, kind):
             names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-            self.diags.error(data.at(key), f"{what}: '{key}' must be {_kind_word(names)}, got {value!r}")
+            self.diags.error(data.at(key), f"{what}: '{key}' must be {_kind_word(names)}, "
+                             f"got {describe(value)}")
             return None
         return value
 
@@ -114,13 +165,27 @@ class Loader:
                                  f"{what}: unknown key '{k}' (allowed: {', '.join(sorted(allowed))})"
                                  + (f"; did you mean '{close[0]}'?" if close else ""))
 
+    @staticmethod
+    def place(where: Located, col: int) -> Located:
+        """The position of column ``col`` (1-based) of a line whose start is ``where``; when
+        ``where`` carries a YAML text value's span (``where.span``, with ``where.col`` the
+        line's offset in the value), the file's own line and column of that character."""
+        span = getattr(where, "span", None)
+        if span is not None:
+            value, offset = span
+            found = value[0].locate(value[1], offset + col - 1)
+            if found is not None:
+                return Located(where.path, *found)
+            return Located(where.path, where.line, 1)
+        return Located(where.path, where.line, col)
+
     def check_links(self, line: str, where: Located) -> None:
         """Refuse pictures, and links anywhere but http, https, mailto or within the site,
         on one line of Markdown (code spans already blanked out)."""
         pictures = []
         for m in IMAGE_RE.finditer(line):
             pictures.append(m.end())
-            self.diags.error(Located(where.path, where.line, m.start() + 1),
+            self.diags.error(self.place(where, m.start() + 1),
                              "pictures are not allowed in content text (a picture's address "
                              "would be fetched by the build and by readers' browsers)")
         for m in LINK_RE.finditer(line):
@@ -129,7 +194,7 @@ class Loader:
             group = 1 if m.group(1) is not None else 2
             target = m.group(group)
             if not safe_href(target):
-                self.diags.error(Located(where.path, where.line, m.start(group) + 1),
+                self.diags.error(self.place(where, m.start(group) + 1),
                                  f"a link to '{target[:40]}' is not allowed: links may go to "
                                  f"{', '.join(LINK_SCHEMES)} addresses or within the site")
 
@@ -137,16 +202,34 @@ class Loader:
         """Refuse raw HTML. ``where`` is the position of the YAML value (or, with
         ``first_line``, the line the text starts on)."""
         start = first_line if first_line is not None else text_start(text, where)
-        for i, line in enumerate(text.splitlines()):
+        for i, offset, line in self.text_lines(text, where):
             scrubbed = CODE_SPAN_RE.sub(lambda m: " " * len(m.group()), line)
-            self.check_links(scrubbed, Located(where.path, start + i, 1))
+            here = self.line_at(where, start + i, text, offset)
+            self.check_links(scrubbed, here)
             m = HTML_RE.search(scrubbed)
             if m:
                 self.diags.error(
-                    Located(where.path, start + i, m.start() + 1),
+                    self.place(here, m.start() + 1),
                     f"raw HTML is not allowed in content ('{m.group()[:30]}'); "
                     f"write Markdown, or escape the '<' as '\\<'",
                 )
+
+    @staticmethod
+    def text_lines(text: str, where: Located):
+        """(index, offset in ``text``, line) of each line of a text."""
+        offset = 0
+        for i, line in enumerate(text.split("\n")):
+            yield i, offset, line
+            offset += len(line) + 1
+
+    @staticmethod
+    def line_at(where: Located, line: int, text: str, offset: int) -> Located:
+        """Where a line of a text starts: in rules.md its line; in a YAML text value (whose
+        ``where`` carries a span) the span, the value and the line's offset in it."""
+        span = getattr(where, "span", None)
+        if span is None:
+            return Located(where.path, line, 1)
+        return Located(where.path, line, 1, span=((span, text), offset))
 
     # ------------------------------------------------------------------ content
     def load_book(self, idx: LocDict) -> Book:
@@ -317,12 +400,20 @@ class Loader:
             if isinstance(idx, LocDict):
                 self.unknown_keys(idx, {"games", "intro", "book"}, "index.yaml")
                 book = self.load_book(idx)
-                games = idx.get("games") or []
-                if isinstance(games, list):
-                    order = [str(g) for g in games]
-                    for i, slug in enumerate(games):
-                        if not (self.root / str(slug) / "game.yaml").exists():
-                            self.diags.error(games.at(i), f"no game folder '{slug}' with a game.yaml")
+                games = idx.get("games") or LocList()
+                if not isinstance(games, LocList):
+                    self.diags.error(idx.at("games"), f"games must be a list of game folder "
+                                     f"names, such as [war, peace], got {describe(games)}")
+                    games = LocList()
+                for i, slug in enumerate(games):
+                    if not isinstance(slug, str) or not ID_RE.match(slug):
+                        self.diags.error(games.at(i), f"games: {describe(slug)} is not a game "
+                                         f"folder's name (lower-case letters, digits and "
+                                         f"hyphens)")
+                        continue
+                    order.append(slug)
+                    if not (self.root / slug / "game.yaml").exists():
+                        self.diags.error(games.at(i), f"no game folder '{slug}' with a game.yaml")
                 intro = str(idx.get("intro") or "")
                 if intro:
                     self.check_markdown(intro, idx.at("intro"))
@@ -467,23 +558,18 @@ class Loader:
         title = self.require(data, "title", str, "game.yaml") or slug
         gamedef = self.resolve_engine(data, folder, where)
         engine = gamedef.slug if gamedef is not None else str(data.get("engine") or "")
-        players = self.require(data, "players", dict, "game.yaml") or LocDict()
-        pmin = players.get("min", 2)
-        pmax = players.get("max", pmin)
-        names = players.get("names") or {}
-        if not isinstance(names, dict):
-            self.diags.error(players.at("names"), "players.names must map p1, p2, ... to names")
-            names = {}
-        names = {str(k): str(v) for k, v in names.items()}
-        for i in range(1, int(pmax) + 1 if isinstance(pmax, int) else 3):
-            names.setdefault(f"p{i}", f"Player {i}")
+        pmin, pmax, names = self.load_players(data)
 
         options, settings, opts = self.load_options(data, gamedef, engine)
         accent, player_colours, cover_cards = self.load_look(data, names)
 
         compare = data.get("compare") or LocDict()
+        if not isinstance(compare, LocDict):
+            self.diags.error(data.at("compare"), f"compare must be a mapping ({', '.join(COMPARE_KEYS)}"
+                             f" to text), got {describe(compare)}")
+            compare = LocDict()
         for k, v in compare.items():
-            if not isinstance(v, (str, int)):
+            if not isinstance(v, (str, int)) or isinstance(v, bool):
                 self.diags.error(compare.at(k), f"compare: '{k}' must be text; quote a value "
                                  "that contains ': '")
         for k in COMPARE_KEYS:
@@ -557,23 +643,93 @@ class Loader:
             slug=slug, title=title, engine=engine or "", gamedef=gamedef, designer=str(data.get("designer") or ""),
             credit=str(data.get("credit") or ""), tagline=str(data.get("tagline") or ""),
             summary=str(data.get("summary") or ""),
-            players_min=pmin if isinstance(pmin, int) else 2,
-            players_max=pmax if isinstance(pmax, int) else 2,
+            players_min=pmin, players_max=pmax,
             player_names=names, time=str(data.get("time") or ""),
-            components=list(data.get("components") or []), options=options, settings=settings,
+            components=self.load_components(data), options=options, settings=settings,
             accent=accent, player_colours=player_colours, cover_cards=cover_cards, kit=kit,
             compare={k: str(compare.get(k, "")) for k in COMPARE_KEYS},
             quickref=[str(q) for q in quickref], rules=rules, glossary=glossary,
             examples=examples, dir=str(folder), where=where,
         )
 
+    def load_players(self, data: LocDict) -> tuple[int, int, dict[str, str]]:
+        """game.yaml's ``players:`` (min, max: whole numbers, 1 <= min <= max <= MAX_PLAYERS;
+        names: p1, p2, ... to names). Returns (min, max, names), defaults filled in."""
+        players = self.require(data, "players", dict, "game.yaml") or LocDict()
+        counts = {}
+        for key in ("min", "max"):
+            value = players.get(key)
+            if key not in players:
+                continue
+            if not isinstance(value, int) or isinstance(value, bool) \
+                    or not 1 <= value <= MAX_PLAYERS:
+                self.diags.error(players.at(key), f"players.{key} must be a whole number from 1 "
+                                 f"to {MAX_PLAYERS}, got {describe(value)}")
+                continue
+            counts[key] = value
+        pmin = counts.get("min", 2)
+        pmax = counts.get("max", max(pmin, 2) if "min" not in counts else pmin)
+        if pmin > pmax:
+            self.diags.error(players.at("min"), f"players.min ({pmin}) is above players.max "
+                             f"({pmax})")
+            pmin = pmax
+        given = players.get("names") or LocDict()
+        names: dict[str, str] = {}
+        if not isinstance(given, LocDict):
+            self.diags.error(players.at("names"), "players.names must map p1, p2, ... to names")
+            given = LocDict()
+        for k, v in given.items():
+            m = PLAYER_ID_RE.match(str(k))
+            if not m or int(m.group(1)) > pmax:
+                self.diags.error(Located(given.path, *given.key_pos(k)),
+                                 f"players.names: {describe(k)} is not a player of this game "
+                                 f"(p1 to p{pmax})")
+            elif not isinstance(v, (str, int)) or isinstance(v, bool) or not str(v).strip():
+                self.diags.error(given.at(k), f"players.names.{k} must be a name, got "
+                                 f"{describe(v)}")
+            else:
+                names[str(k)] = " ".join(str(v).split())
+        for i in range(1, pmax + 1):
+            names.setdefault(f"p{i}", f"Player {i}")
+        return pmin, pmax, {f"p{i}": names[f"p{i}"] for i in range(1, pmax + 1)}
+
+    def load_components(self, data: LocDict) -> list[dict[str, Any]]:
+        """game.yaml's ``components:``: what a game needs besides the rulebook, each a
+        mapping with a ``name`` (text) and a ``count`` (a whole number, 1 to 999)."""
+        given = data.get("components")
+        if given is None:
+            return []
+        if not isinstance(given, LocList):
+            self.diags.error(data.at("components"), "components must be a list, each item "
+                             "such as {name: Standard 52-card deck, count: 1}")
+            return []
+        out = []
+        for i, item in enumerate(given):
+            if not isinstance(item, LocDict):
+                self.diags.error(given.at(i), "a component must be a mapping such as "
+                                 "{name: Standard 52-card deck, count: 1}")
+                continue
+            self.unknown_keys(item, {"name", "count"}, "component")
+            name = self.require(item, "name", str, "component")
+            count = item.get("count", 1)
+            if not isinstance(count, int) or isinstance(count, bool) \
+                    or not 1 <= count <= MAX_COMPONENT_COUNT:
+                self.diags.error(item.at("count"), f"component: 'count' must be a whole number "
+                                 f"from 1 to {MAX_COMPONENT_COUNT}, got {describe(count)}")
+                continue
+            if name is not None:
+                self.check_markdown(name, item.at("name"))
+                out.append({"name": " ".join(name.split()), "count": count})
+        return out
+
     # ------------------------------------------------------------------ rules
     def load_rules(self, path: Path) -> list[Rule]:
         shown = self.show(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError:
+        if not path.exists() and not path.is_symlink():
             self.diags.error(Located(shown, 0, 0), "rules.md is missing")
+            return []
+        text = self.text_file(path)
+        if text is None:
             return []
         tops: list[Rule] = []
         stack: list[Rule] = []
@@ -613,16 +769,18 @@ class Loader:
                                  "rules go three levels deep at most (#, ##, ###: 1., 1.1, 1.1.1)")
                 level = 3
             self.check_links(line, Located(shown, lineno, 1))
-            hm = HEADING_ID_RE.match(m.group(2))
+            heading = m.group(2).rstrip()
+            hm = heading_id(heading)
             if not hm:
-                self.diags.error(Located(shown, lineno, len(line)),
-                                 f"heading '{m.group(2)}' has no id; end it with {{#some-id}}")
-                title, rid = m.group(2), f"line-{lineno}"
+                self.diags.error(Located(shown, lineno, len(line.rstrip())),
+                                 f"heading '{describe(heading)[1:-1]}' has no id; end it with "
+                                 f"{{#some-id}}")
+                title, rid = heading, f"line-{lineno}"
             else:
-                title, rid = hm.group(1).strip(), hm.group(2)
+                title, rid = hm
                 if not ID_RE.match(rid):
-                    self.diags.error(Located(shown, lineno, line.index("{#") + 1),
-                                     f"rule id '{rid}' must be lower-case letters, digits and hyphens")
+                    self.diags.error(Located(shown, lineno, line.rindex("{#") + 1),
+                                     f"rule id '{describe(rid)[1:-1]}' must be lower-case letters, digits and hyphens")
             if rid in seen:
                 self.diags.error(Located(shown, lineno, 1),
                                  f"rule id '{rid}' is already used on line {seen[rid].line}")
@@ -676,10 +834,11 @@ class Loader:
     def check_xrefs(self, text: str, where: Located, index: set[str] | dict,
                     first_line: int | None = None) -> None:
         start = first_line if first_line is not None else text_start(text, where)
-        for i, line in enumerate(text.splitlines()):
+        for i, offset, line in self.text_lines(text, where):
             for m in XREF_RE.finditer(line):
                 if m.group(1) not in index:
-                    self.diags.error(Located(where.path, start + i, m.start() + 1),
+                    self.diags.error(self.place(self.line_at(where, start + i, text, offset),
+                                                m.start() + 1),
                                      f"unknown rule id '{m.group(1)}' in cross-reference")
 
     # ------------------------------------------------------------------ glossary
@@ -704,6 +863,10 @@ class Loader:
             see = item.get("see") or []
             if isinstance(see, str):
                 see = [see]
+            if not isinstance(see, list) or not all(isinstance(r, str) for r in see):
+                self.diags.error(item.at("see"), "glossary entry: 'see' must be a rule id or a "
+                                 "list of rule ids")
+                see = []
             for j, rid in enumerate(see):
                 if rid not in index:
                     w = see.at(j) if isinstance(see, LocList) else item.at("see")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -10,6 +11,8 @@ class Located:
     path: str
     line: int
     col: int = 1
+    #: for a YAML text value: where its characters are in the file (yamlsrc.TextSpan)
+    span: Any = field(default=None, compare=False, repr=False)
 
 
 class Diagnostic(Exception):
