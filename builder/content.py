@@ -74,6 +74,17 @@ MAX_PLAYERS = 12
 #: the most copies of one component a game may list
 MAX_COMPONENT_COUNT = 999
 PLAYER_ID_RE = re.compile(r"^p([1-9][0-9]?)$")
+# What the Markdown renderer (Python-Markdown) is given is bounded here, because some of
+# its passes take time growing with the square of a paragraph's '[' or length, and it
+# recurses once per nested list or quote marker: a paragraph (text between blank lines)
+# holds at most MAX_PARAGRAPH characters and MAX_BRACKETS '[', and a line opens at most
+# MAX_MARKERS nested list or quote markers. The shipped content stays far below (its
+# longest paragraph is 548 characters, its most '[' in one paragraph 8).
+MAX_PARAGRAPH = 4_000
+MAX_BRACKETS = 100
+MAX_MARKERS = 8
+MARKER_RE = re.compile(r"[ \t]*(?:[-*+>]|[0-9]{1,9}[.)])(?=[ \t]|$)")
+MAX_TERM = 80
 
 
 def heading_id(title: str) -> tuple[str, str] | None:
@@ -202,6 +213,8 @@ class Loader:
         """Refuse raw HTML. ``where`` is the position of the YAML value (or, with
         ``first_line``, the line the text starts on)."""
         start = first_line if first_line is not None else text_start(text, where)
+        if not self.within_budget(text, where, start):
+            return
         for i, offset, line in self.text_lines(text, where):
             scrubbed = CODE_SPAN_RE.sub(lambda m: " " * len(m.group()), line)
             here = self.line_at(where, start + i, text, offset)
@@ -213,6 +226,38 @@ class Loader:
                     f"raw HTML is not allowed in content ('{m.group()[:30]}'); "
                     f"write Markdown, or escape the '<' as '\\<'",
                 )
+
+    def within_budget(self, text: str, where: Located, start: int) -> bool:
+        """Whether a Markdown text is small enough for the renderer (see MAX_PARAGRAPH);
+        False after a located error at the first paragraph or line over a bound."""
+        para_start, length, brackets = 0, 0, 0
+        lines = list(self.text_lines(text, where))
+        for i, offset, line in lines + [(len(lines), len(text) + 1, "")]:
+            if line.strip():
+                if not length:
+                    para_start, para_offset = i, offset
+                length += len(line) + 1
+                brackets += line.count("[")
+                markers, pos = 0, 0
+                while markers <= MAX_MARKERS and (m := MARKER_RE.match(line, pos)):
+                    markers, pos = markers + 1, m.end()
+                if markers > MAX_MARKERS:
+                    self.diags.error(self.place(self.line_at(where, start + i, text, offset), 1),
+                                     f"more than {MAX_MARKERS} list or quote markers open on one "
+                                     f"line; nest lists at most {MAX_MARKERS} deep")
+                    return False
+                continue
+            if length > MAX_PARAGRAPH or brackets > MAX_BRACKETS:
+                what = (f"{length - 1:,} characters long (at most {MAX_PARAGRAPH:,})"
+                        if length > MAX_PARAGRAPH else
+                        f"{brackets:,} '[' (at most {MAX_BRACKETS})")
+                self.diags.error(self.place(self.line_at(where, start + para_start, text,
+                                                         para_offset), 1),
+                                 f"this paragraph is too large for the rulebook's Markdown: "
+                                 f"{what}; split it with blank lines")
+                return False
+            length, brackets = 0, 0
+        return True
 
     @staticmethod
     def text_lines(text: str, where: Located):
@@ -768,6 +813,10 @@ class Loader:
                 self.diags.error(Located(shown, lineno, 1),
                                  "rules go three levels deep at most (#, ##, ###: 1., 1.1, 1.1.1)")
                 level = 3
+            if len(line) > MAX_PARAGRAPH or line.count("[") > MAX_BRACKETS:
+                self.diags.error(Located(shown, lineno, 1), f"a heading of {len(line):,} "
+                                 f"characters ({line.count('['):,} '['); keep headings short")
+                continue
             self.check_links(line, Located(shown, lineno, 1))
             heading = m.group(2).rstrip()
             hm = heading_id(heading)
@@ -859,6 +908,10 @@ class Loader:
                 continue
             self.unknown_keys(item, {"term", "definition", "see"}, "glossary entry")
             term = self.require(item, "term", str, "glossary entry")
+            if term is not None and not 0 < len(term.strip()) <= MAX_TERM:
+                self.diags.error(item.at("term"), f"glossary entry: a term is one to {MAX_TERM} "
+                                 f"characters long")
+                term = None
             definition = self.require(item, "definition", str, "glossary entry")
             see = item.get("see") or []
             if isinstance(see, str):

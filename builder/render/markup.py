@@ -138,7 +138,8 @@ def plain(text: str, resolve: Callable[[str], tuple[str, str] | None] | None = N
 
     text = re.sub(XREF, xref, text)
     text = re.sub(r"[*_`#>]", "", text)
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    # no bracket inside the brackets: linear on a line of many '[' (issue 13)
+    text = re.sub(r"\[([^\[\]]*)\]\([^()]*\)", r"\1", text)
     return " ".join(text.split())
 
 
