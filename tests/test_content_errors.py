@@ -492,6 +492,31 @@ def _cases():
            {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GL,
            [f"{GL}:3:{col(line, '5')}: error: glossary entry: 'see' must be a rule id or a list "
             "of rule ids"])
+    # ---- issue 13: what the Markdown renderer is given is bounded
+    yield ("rules-paragraph-too-long",
+           {"high-five/rules.md": RULES + "\n" + "word " * 1000 + "\n"}, R,
+           [f"{R}:21:1: error: this paragraph is too large for the rulebook's Markdown: "
+            "5,000 characters long (at most 4,000); split it with blank lines"])
+    yield ("rules-paragraph-brackets",
+           {"high-five/rules.md": RULES + "\nSee\n" + "[a] " * 101 + "\n"}, R,
+           [f"{R}:21:1: error: this paragraph is too large for the rulebook's Markdown: "
+            "101 '[' (at most 100); split it with blank lines"])
+    yield ("rules-nested-markers",
+           {"high-five/rules.md": RULES + "\n" + "- " * 9 + "deep\n"}, R,
+           [f"{R}:21:1: error: more than 8 list or quote markers open on one line; nest lists "
+            "at most 8 deep"])
+    line = "## Long " + "[" * 101 + " {#long}"
+    yield ("rules-heading-too-long", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
+           [f"{R}:21:1: error: a heading of {len(line)} characters (101 '['); keep headings "
+            "short"])
+    line = '  definition: "' + "> " * 9 + 'x"'
+    yield ("glossary-nested-markers-in-yaml",
+           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 2), line)}, GL,
+           [f"{GL}:2:{col(line, '> >')}: error: more than 8 list or quote markers open on one "
+            "line; nest lists at most 8 deep"])
+    yield ("glossary-term-too-long",
+           {"high-five/glossary.yaml": replace(GLOSSARY, "term: Point", "term: " + "P" * 81)},
+           GL, [f"{GL}:1:9: error: glossary entry: a term is one to 80 characters long"])
     yield ("example-duplicate-id",
            {"high-five/examples/02-again.yaml": EXAMPLE}, "content/high-five/examples/02-again.yaml",
            [f"content/high-five/examples/02-again.yaml:1:1: error: example id 'short-game' is "
