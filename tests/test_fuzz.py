@@ -1,0 +1,379 @@
+"""Fuzzing the content (issue 13): seeded single mutations of a copy of the shipped content
+(War and Battle, the game with chance steps), drawn from the catalogue of the issue: hostile
+YAML (control characters, bytes that are not UTF-8, complex keys, nesting, huge or tagged
+numbers, alias bombs, wrong types in every field), broken lines (deleted, doubled, moved,
+re-indented, cut short), pathological Markdown (long runs of spaces, thousands of '[[',
+links to javascript: and pictures), and the file system (FIFOs, links out of the folder,
+link loops, folders where files belong).
+
+For every mutation: the check returns (no exception: the CLI would print "internal error"
+with exit status 2, which counts as a failure here) within a generous guard against hangs;
+an input it refuses has at least one error, each located in a real file of the content
+folder with a line and column inside it, one of them in the mutated file; an input it
+accepts really is harmless: the rulebooks' HTML, the component sheets' layout and the
+website render without an error, and no generated href or src carries a scheme other than
+http, https or mailto.
+
+The slow run draws 300 mutations (a couple of minutes); the inner loop runs a fixed sample.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import signal
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from builder.check import run_check
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("war", "battle")
+#: a guard against a hang, never a speed check: the slowest mutation takes well under 5 s
+HANG_GUARD_S = 60
+
+
+# --------------------------------------------------------------------------- the catalogue
+HOSTILE_VALUES = [
+    "[[x]]", "[[QS]]", "{a: b}", "[]", "{}", "5", "-1", "0", "1e3", "'1e3'", "'4'", ".nan",
+    ".inf", "-.inf", "!!int abc", "!!float x", "!!pairs [a: 1]", "!!set {a}", "!!binary aGk=",
+    "!!omap [a: 1]", "9" * 5001, "1000000000000", "10000000000000000000000000000000",
+    "true", "null", "''", "'   '", "~", "2024-01-01", "!foo bar", "*nowhere", "&a x",
+    "'" + "x" * 100_000 + "'", "[" * 1000 + "]" * 1000, "{a: " * 300 + "1" + "}" * 300,
+    "'[x](javascript:alert(1))'", "'[x]( JaVaScRiPt:alert(1))'",
+    "'[x](java&#x09;script:alert(1))'", "'![x](http://127.0.0.1:9/x.png)'",
+    "'<script>alert(1)</script>'", "'[[' + '[[' * 20000 + ']]'",
+]
+CONTROL = ["\x0b", "\x07", "\ufffe", "\x00", "\x1b", "\x7f"[:0] + "\x08"]
+BAD_BYTES = [b"\xff", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80", b"\xc0\xaf"]
+MARKDOWN = [
+    "# x" + " " * 120_000 + "y {#zz}",
+    "[[" * 20_000,
+    "![" * 20_000,
+    "- " * 500 + "deep",
+    "> " * 500 + "deep",
+    "[x](javascript:alert(1))",
+    "[x](JaVaScRiPt:alert(1))",
+    "[x](   javascript:alert(1))",
+    "[x](java&#x09;script:alert(1))",
+    "[x](data:text/html,hi)",
+    "[x]: vbscript:msgbox",
+    "![x](http://127.0.0.1:9/secret.png)",
+    "![x](file:///etc/passwd)",
+    "<img src=x onerror=alert(1)>",
+    "## A heading [x](javascript:alert(1)) {#js-heading}",
+    "`" * 10_000,
+    "*a" * 20_000,
+    "a  \n" * 2_000,
+]
+ALIAS_BOMB = ("a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+              "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\n"
+              "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e]\n")
+KEY_VALUE = re.compile(r"^(\s*(?:- )?[\w.-]+:)[ ]+(\S.*)$")
+
+
+def yaml_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*.yaml"))
+
+
+def text_files(root: Path) -> list[Path]:
+    return yaml_files(root) + sorted(root.rglob("rules.md"))
+
+
+def lines_of(path: Path) -> list[str]:
+    return path.read_text().split("\n")
+
+
+def put(path: Path, lines: list[str]) -> None:
+    path.write_text("\n".join(lines))
+
+
+def m_value(rng, root):
+    """A random ``key: value`` line's value replaced by a hostile one."""
+    path = rng.choice(yaml_files(root))
+    lines = lines_of(path)
+    spots = [i for i, ln in enumerate(lines) if KEY_VALUE.match(ln)]
+    i = rng.choice(spots)
+    value = rng.choice(HOSTILE_VALUES)
+    lines[i] = KEY_VALUE.match(lines[i]).group(1) + " " + value
+    put(path, lines)
+    return path
+
+
+def m_control(rng, root):
+    path = rng.choice(text_files(root))
+    text = path.read_text()
+    at = rng.randrange(len(text))
+    path.write_text(text[:at] + rng.choice(CONTROL) + text[at:])
+    return path
+
+
+def m_bad_byte(rng, root):
+    path = rng.choice(text_files(root))
+    data = path.read_bytes()
+    at = rng.randrange(len(data))
+    path.write_bytes(data[:at] + rng.choice(BAD_BYTES) + data[at:])
+    return path
+
+
+def m_complex_key(rng, root):
+    path = rng.choice(yaml_files(root))
+    text = path.read_text()
+    if text.lstrip().startswith("-"):
+        path.write_text("- ? [a, b]\n  : 1\n" + text)
+    else:
+        path.write_text("? [a, b]\n: 1\n" + text)
+    return path
+
+
+def m_alias_bomb(rng, root):
+    path = rng.choice([p for p in yaml_files(root) if not p.read_text().lstrip().startswith("-")])
+    path.write_text(path.read_text() + ALIAS_BOMB)
+    return path
+
+
+def m_delete_line(rng, root):
+    path = rng.choice(text_files(root))
+    lines = lines_of(path)
+    del lines[rng.randrange(len(lines))]
+    put(path, lines)
+    return path
+
+
+def m_double_line(rng, root):
+    path = rng.choice(text_files(root))
+    lines = lines_of(path)
+    i = rng.randrange(len(lines))
+    lines.insert(i, lines[i])
+    put(path, lines)
+    return path
+
+
+def m_swap_lines(rng, root):
+    path = rng.choice(text_files(root))
+    lines = lines_of(path)
+    i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+    lines[i], lines[j] = lines[j], lines[i]
+    put(path, lines)
+    return path
+
+
+def m_indent(rng, root):
+    path = rng.choice(yaml_files(root))
+    lines = lines_of(path)
+    i = rng.randrange(len(lines))
+    lines[i] = rng.choice(["  ", " ", "\t"]) + lines[i] if rng.random() < 0.6 else lines[i][1:]
+    put(path, lines)
+    return path
+
+
+def m_truncate(rng, root):
+    path = rng.choice(text_files(root))
+    text = path.read_text()
+    path.write_text(text[:rng.randrange(len(text))])
+    return path
+
+
+def m_empty(rng, root):
+    path = rng.choice(text_files(root))
+    path.write_text(rng.choice(["", "   \n", "\n\n", "# only a comment\n"]))
+    return path
+
+
+def m_markdown(rng, root):
+    """A pathological or hostile line of Markdown in rules.md or in a YAML text value."""
+    line = rng.choice(MARKDOWN)
+    if rng.random() < 0.5:
+        path = rng.choice(sorted(root.rglob("rules.md")))
+        lines = lines_of(path)
+        lines.insert(rng.randrange(1, len(lines)), "\n" + line + "\n")
+        put(path, lines)
+        return path
+    path = rng.choice(yaml_files(root))
+    lines = lines_of(path)
+    spots = [i for i, ln in enumerate(lines)
+             if re.match(r"^\s*(?:- )?(?:comment|definition|summary|intro|outro|text):", ln)]
+    if not spots:
+        return m_value(rng, root)
+    i = rng.choice(spots)
+    key = lines[i].split(":")[0]
+    quoted = line.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    lines[i] = f'{key}: "{quoted}"'
+    put(path, lines)
+    return path
+
+
+def m_fifo(rng, root):
+    game = root / rng.choice(GAMES)
+    path = game / "examples" / "99-fifo.yaml"
+    os.mkfifo(path)
+    return path
+
+
+def m_folder_as_file(rng, root):
+    game = root / rng.choice(GAMES)
+    path = game / "examples" / "99-folder.yaml"
+    path.mkdir()
+    return path
+
+
+def m_link_outside(rng, root):
+    outside = root.parent / "secret.yaml"
+    outside.write_text("id: secret\ntitle: Secret\n")
+    game = root / rng.choice(GAMES)
+    path = rng.choice([game / "glossary.yaml", game / "rules.md", game / "examples" / "99-x.yaml",
+                       game / "game.yaml"])
+    if path.exists():
+        path.unlink()
+    path.symlink_to(outside)
+    return path
+
+
+def m_link_loop(rng, root):
+    game = root / rng.choice(GAMES)
+    path = rng.choice([game / "glossary.yaml", game / "examples" / "99-loop.yaml"])
+    if path.exists():
+        path.unlink()
+    path.symlink_to(path.name)
+    return path
+
+
+def m_chance(rng, root):
+    path = rng.choice(sorted((root / "battle" / "examples").glob("*.yaml")))
+    lines = lines_of(path)
+    spots = [i for i, ln in enumerate(lines) if "chance:" in ln]
+    if not spots:
+        return m_value(rng, root)
+    i = rng.choice(spots)
+    lines[i] = lines[i].split("chance:")[0] + "chance: " + rng.choice(
+        ["shuffled", "[ZZ, 7S, 6S]", "[[7S]]", "{a: b}", "5", "[]", "''"])
+    put(path, lines)
+    return path
+
+
+def m_index_games(rng, root):
+    path = root / "index.yaml"
+    lines = lines_of(path)
+    i = next(i for i, ln in enumerate(lines) if ln.startswith("games:"))
+    lines[i] = "games: " + rng.choice(["war", "{war: 1}", "5", "!!pairs [war: 1]",
+                                       "[war, [battle]]", "[war, '../x']", "[war, null]"])
+    put(path, lines)
+    return path
+
+
+MUTATIONS = [m_value] * 8 + [m_control, m_bad_byte, m_complex_key, m_alias_bomb,
+                             m_delete_line, m_double_line, m_swap_lines, m_indent, m_truncate,
+                             m_empty, m_markdown, m_markdown, m_fifo, m_folder_as_file,
+                             m_link_outside, m_link_loop, m_chance, m_index_games]
+
+
+# --------------------------------------------------------------------------- the checks
+class Hang(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Hang()
+
+
+def base_content(tmp: Path) -> Path:
+    root = tmp / "content"
+    root.mkdir(parents=True)
+    for slug in GAMES:
+        shutil.copytree(ROOT / "content" / slug, root / slug)
+    index = (ROOT / "content" / "index.yaml").read_text()
+    index = re.sub(r"(?m)^games:.*(\n  - .*)*", "games: [" + ", ".join(GAMES) + "]", index)
+    (root / "index.yaml").write_text(index)
+    return root
+
+
+UNSAFE = re.compile(r"""(?:href|src)\s*=\s*["']?\s*([a-zA-Z][a-zA-Z0-9+.\-]*):""")
+
+
+def assert_harmless(report, tmp: Path) -> None:
+    """An accepted input renders: the rulebooks' HTML, the sheets' layout, the website; and
+    no link or source in them leaves for a scheme outside http, https, mailto."""
+    from builder.render.book.pdf import BookRenderer
+    from builder.render.pnp.components import Renderer, game_sheets
+    from builder.render.site.pages import render_site
+
+    books = BookRenderer(paper="a4")
+    for gr in report.games:
+        # the book's HTML goes only to WeasyPrint: card: and diagram: are its own images
+        for m in UNSAFE.finditer(books.book_html(gr)[1]):
+            assert m.group(1).lower() in ("http", "https", "mailto", "card", "diagram"), m.group(0)
+        game_sheets(Renderer(paper="a4"), gr.game, "a4")
+    site = render_site(report, tmp / "out")
+    for page in site.rglob("*.html"):
+        for m in UNSAFE.finditer(page.read_text()):
+            assert m.group(1).lower() in ("http", "https", "mailto"), m.group(0)
+
+
+def run_mutation(seed: int) -> str:
+    """Apply mutation ``seed`` to a fresh copy and check the properties; returns what it did
+    (for the failure message)."""
+    rng = random.Random(seed)
+    mutate = rng.choice(MUTATIONS)
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        root = base_content(tmp)
+        mutated = mutate(rng, root)
+        what = f"seed {seed}: {mutate.__name__} on {mutated.relative_to(root)}"
+        old_dir = os.getcwd()
+        os.chdir(tmp)
+        old = signal.signal(signal.SIGALRM, _alarm)
+        signal.alarm(HANG_GUARD_S)
+        try:
+            report = run_check(Path("content"))
+            errors = report.diagnostics.errors
+            if report.ok:
+                assert_harmless(report, tmp)
+        except Hang:
+            raise AssertionError(f"{what}: no answer within {HANG_GUARD_S} s") from None
+        except Exception as e:  # the CLI's "internal error", exit status 2
+            raise AssertionError(f"{what}: {type(e).__name__}: {str(e)[:200]}") from e
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
+            os.chdir(old_dir)
+        if not report.ok:
+            assert errors, f"{what}: the check failed without an error"
+            shown = str(Path("content") / mutated.relative_to(root))
+            for d in errors:
+                assert (tmp / d.path).exists() or (tmp / d.path).is_symlink(), \
+                    f"{what}: error in no file: {d.format()[:200]}"
+                assert d.line >= 0 and d.col >= 0, f"{what}: {d.format()[:200]}"
+                if (tmp / d.path).is_file() and d.line > 0 and not (tmp / d.path).is_symlink():
+                    nlines = (tmp / d.path).read_bytes().count(b"\n") + 1
+                    assert d.line <= nlines, f"{what}: line beyond the file: {d.format()[:200]}"
+            related = {shown, str(Path(shown).parent)}
+            if mutated.name == "rules.md" or mutated.name == "index.yaml":
+                related = {str(Path(shown).parent)}  # rule ids and games are used elsewhere
+            assert any(d.path in related or d.path.startswith(tuple(r + "/" for r in related))
+                       for d in errors), \
+                f"{what}: no error in the mutated file: {[d.format()[:120] for d in errors]}"
+        return what
+
+
+#: the inner loop's sample: one of each kind the catalogue draws first
+QUICK_SEEDS = list(range(12))
+
+
+@pytest.mark.parametrize("seed", QUICK_SEEDS)
+def test_a_mutation_sample(seed: int):
+    run_mutation(seed)
+
+
+@pytest.mark.slow
+def test_three_hundred_mutations():
+    failures = []
+    for seed in range(1000, 1300):
+        try:
+            run_mutation(seed)
+        except AssertionError as e:
+            failures.append(str(e).splitlines()[0])
+    assert not failures, f"{len(failures)} of 300 mutations:\n" + "\n".join(failures)
