@@ -15,11 +15,12 @@ loader goes on after an error so that one run reports them all.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, Diagnostics, Located
+from .diagnostics import Diagnostic, Diagnostics, Located, describe
 from .engine.core import CardError, parse_cards
 from .engine.registry import ENGINE_FILE, EngineError, available_engines, find_engine
 from .kit import KitReader
@@ -102,26 +103,14 @@ def heading_id(title: str) -> tuple[str, str] | None:
     return text[:start].rstrip(), rid
 
 
-def describe(value: Any) -> str:
-    """A value as a message shows it: short, never a Python repr of a structure."""
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "'" + (value if len(value) <= 40 else value[:37] + "...") + "'"
-    text = str(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def rel(path: Path, root: Path) -> str:
     """A path as shown in messages: relative to the working folder when possible."""
+    try:  # the path as written (a link is shown as the link, not where it leads)
+        return str(Path(os.path.abspath(path)).relative_to(os.path.abspath(Path.cwd())))
+    except ValueError:
+        pass
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str((path.parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
     except (ValueError, OSError, RuntimeError):  # elsewhere, or a link loop
         return str(path)
 
@@ -293,7 +282,7 @@ class Loader:
             if key in data:
                 value = data[key]
                 if not isinstance(value, str) or not value.strip():
-                    self.diags.error(data.at(key), f"book.{key} must be some text, got {value!r}")
+                    self.diags.error(data.at(key), f"book.{key} must be some text, got {describe(value)}")
                 else:
                     setattr(out, key, " ".join(value.split()))
         if "accent" in data:
@@ -302,7 +291,7 @@ class Loader:
             if data["paper"] not in PAPERS:
                 close = difflib.get_close_matches(str(data["paper"]), PAPERS, n=1)
                 self.diags.error(data.at("paper"), f"book.paper must be one of "
-                                 f"{', '.join(PAPERS)}, got {data['paper']!r}"
+                                 f"{', '.join(PAPERS)}, got {describe(data['paper'])}"
                                  + (f"; did you mean '{close[0]}'?" if close else ""))
             else:
                 out.paper = data["paper"]
@@ -319,7 +308,7 @@ class Loader:
         where = data.at(key)
         if not isinstance(value, str) or not value.strip():
             self.diags.error(where, f"{what} must be the path of a file in the content folder, "
-                             f"got {value!r}")
+                             f"got {describe(value)}")
             return None
         path = self.root / value
         try:
@@ -388,7 +377,7 @@ class Loader:
         where = given.at("family")
         if not isinstance(name, str) or not name.strip():
             self.diags.error(where, f"book.fonts.{role}.family must be a font family's name, "
-                             f"got {name!r}")
+                             f"got {describe(name)}")
             return {}
         families = installed_fonts()
         found = families.get(name.strip().lower())
@@ -539,7 +528,7 @@ class Loader:
         value = data.get(key)
         if not isinstance(value, str) or not COLOUR_RE.match(value):
             self.diags.error(data.at(key), f"{what} must be a colour written #rrggbb "
-                             f"(such as \"#7a4b1e\"), got {value!r}")
+                             f"(such as \"#7a4b1e\"), got {describe(value)}")
             return None
         return value.lower()
 
@@ -892,10 +881,11 @@ class Loader:
 
     # ------------------------------------------------------------------ glossary
     def load_glossary(self, path: Path, index: dict[str, Rule]) -> list[Term]:
-        data = self.yaml(path) if path.exists() else None
+        present = path.exists() or path.is_symlink()
+        data = self.yaml(path) if present else None
         shown = self.show(path)
         if data is None:
-            if not path.exists():
+            if not present:
                 self.diags.error(Located(shown, 0, 0), "glossary.yaml is missing")
             return []
         if not isinstance(data, LocList):

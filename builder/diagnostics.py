@@ -62,3 +62,31 @@ class Diagnostics(list):
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self if d.severity == "error"]
+
+
+def describe(value: Any) -> str:
+    """A value as a message shows it: short, never a Python repr of a structure."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):  # a short list of plain values as YAML writes it
+        if all(v is None or isinstance(v, (str, int, float)) for v in value):
+            shown = "[" + ", ".join(_plain(v) for v in value[:5]) + "]"
+            if len(value) <= 4 and len(shown) <= 40:
+                return shown
+        return "a list"
+    if isinstance(value, str):
+        return "'" + (value if len(value) <= 40 else value[:37] + "...") + "'"
+    text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _plain(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)[:40]

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .diagnostics import Diagnostics, Located
+from .diagnostics import Diagnostics, Located, describe
 from .yamlsrc import LocDict, LocList
 
 #: parts a section may hold, printed in the order written: quick reference lines as a
@@ -50,14 +50,14 @@ REQUIRED = object()
 
 def text(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"must be some text, got {value!r}")
+        raise ValueError(f"must be some text, got {describe(value)}")
     return " ".join(value.split()) if "\n" not in value.strip() else value.strip()
 
 
 def whole(lo: int, hi: int) -> Callable[[Any], int]:
     def check(value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"must be a whole number, got {value!r}")
+            raise ValueError(f"must be a whole number, got {describe(value)}")
         if not lo <= value <= hi:
             raise ValueError(f"must be from {lo} to {hi}, got {value}")
         return value
@@ -68,7 +68,7 @@ def one_of(*choices: str) -> Callable[[Any], str]:
     def check(value: Any) -> str:
         if value not in choices:
             close = difflib.get_close_matches(str(value), choices, n=1)
-            raise ValueError(f"must be one of {', '.join(choices)}, got {value!r}"
+            raise ValueError(f"must be one of {', '.join(choices)}, got {describe(value)}"
                              + (f"; did you mean '{close[0]}'?" if close else ""))
         return value
     return check
@@ -77,10 +77,10 @@ def one_of(*choices: str) -> Callable[[Any], str]:
 def size_mm(value: Any) -> tuple[float, float]:
     if (not isinstance(value, list) or len(value) != 2
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
-        raise ValueError(f"must be [width, height] in millimetres, got {value!r}")
+        raise ValueError(f"must be [width, height] in millimetres, got {describe(value)}")
     w, h = (float(v) for v in value)
     if not all(math.isfinite(v) and 20 <= v <= 400 for v in (w, h)):
-        raise ValueError(f"must be 20 to 400 mm each way, got {value!r}")
+        raise ValueError(f"must be 20 to 400 mm each way, got {describe(value)}")
     return w, h
 
 
@@ -88,19 +88,19 @@ def box_mm(value: Any) -> tuple[float, float, float, float]:
     if (not isinstance(value, list) or len(value) != 4
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
             or not all(math.isfinite(float(v)) and 0 <= float(v) <= 400 for v in value)):
-        raise ValueError(f"must be [x, y, width, height] in millimetres, got {value!r}")
+        raise ValueError(f"must be [x, y, width, height] in millimetres, got {describe(value)}")
     return tuple(float(v) for v in value)  # type: ignore[return-value]
 
 
 def mapping(value: Any) -> dict:
     if not isinstance(value, dict):
-        raise ValueError(f"must be a mapping, got {value!r}")
+        raise ValueError(f"must be a mapping, got {describe(value)}")
     return dict(value)
 
 
 def boolean(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"must be true or false, got {value!r}")
+        raise ValueError(f"must be true or false, got {describe(value)}")
     return value
 
 
@@ -211,7 +211,7 @@ class KitReader:
         if check == "players":
             if not isinstance(value, list) or not value or any(p not in self.players for p in value):
                 self.diags.error(where, f"{kind}.{key} must list player ids of this game "
-                                 f"({', '.join(self.players)}), got {value!r}")
+                                 f"({', '.join(self.players)}), got {describe(value)}")
                 return None
             return [str(p) for p in value]
         if check == "cards":
@@ -270,7 +270,7 @@ class KitReader:
                 self.diags.error(where, f"{what}: {e}")
                 return None
         self.diags.error(where, f"{what} must be all, a list of suits such as [C, S, D], or a "
-                         f"list of cards, got {value!r}")
+                         f"list of cards, got {describe(value)}")
         return None
 
     def sections(self, value: Any, where: Located, what: str) -> list[Section] | None:
@@ -336,5 +336,5 @@ class KitReader:
             return (value[0], value[1] if len(value) == 2 else None)
         self.diags.error(where, f"{what}.{key} must be all, [from] or [from, to] over the quick "
                          f"reference's lines (from 0; to not included; negative counts from "
-                         f"the end), got {value!r}")
+                         f"the end), got {describe(value)}")
         return False

@@ -39,7 +39,7 @@ MAX_DEPTH = 64
 #: how many values a document may hold once its aliases are expanded (alias bombs)
 MAX_NODES = 100_000
 #: the most digits a number may have
-MAX_DIGITS = 30
+MAX_DIGITS = 40
 #: characters YAML allows in a file (its printable set); rules.md is held to the same
 NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD"
                            "\U00010000-\U0010FFFF]")
@@ -222,9 +222,8 @@ class _Loader(yaml.SafeLoader):
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise yaml.composer.ComposerError(
-                    None, None, f"lists and mappings nested more than {MAX_DEPTH} deep",
-                    self.peek_event().start_mark)
+                raise _Refused(f"lists and mappings nested more than {MAX_DEPTH} deep",
+                               self.peek_event().start_mark)
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -425,6 +424,12 @@ PLAIN_WORDS = (
 )
 
 
+#: what PyYAML's context says was open -> plain words
+CONTEXT_WORDS = (("flow sequence", "list in [ ]"), ("flow mapping", "mapping in { }"),
+                 ("block sequence", "list"), ("block mapping", "mapping"),
+                 ("quoted scalar", "quoted value"), ("block scalar", "| or > text"))
+
+
 def plain_words(problem: str, context: str) -> str:
     text = f"{context or ''} {problem or ''}"
     for raw, plain in PLAIN_WORDS:
@@ -475,7 +480,13 @@ def load_yaml_text(text: str, shown: str) -> Any:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise Diagnostic(shown, line, col, f"YAML syntax: {plain_words(e.problem, e.context)}",
+        words = plain_words(e.problem, e.context)
+        ctx = e.context_mark
+        if mark is e.problem_mark and ctx is not None and ctx.line + 1 < line:
+            context = e.context or ""
+            what = next((plain for raw, plain in CONTEXT_WORDS if raw in context), "value")
+            words += f" (the {what} began on line {ctx.line + 1})"
+        raise Diagnostic(shown, line, col, f"YAML syntax: {words}",
                          detail=_caret(source, line, col)) from None
     except yaml.reader.ReaderError as e:  # a character the reader refuses (already checked)
         line, col = source.line_col(min(e.position, len(text)))

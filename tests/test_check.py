@@ -191,8 +191,10 @@ def test_yaml_syntax_error(war_only: Path):
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     # the flow sequence opened on the title's line runs on to the next line, where the
     # colon of "rules:" (column 6) cannot stand in a sequence: that is where it is wrong
-    assert f"{f.name}:{line + 1}:6: error: YAML: while parsing a flow sequence" in proc.stderr, \
-        proc.stderr
+    assert (f"{f.name}:{line + 1}:6: error: YAML syntax: a list in [ ] is not closed here, or "
+            f"one of its items needs quotes (the list in [ ] began on line {line})\n"
+            "    rules: [turn-up, higher-takes, collect]\n"
+            "         ^\n") in proc.stderr, proc.stderr
 
 
 def test_raw_html_is_refused(war_only: Path):

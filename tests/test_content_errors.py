@@ -151,7 +151,7 @@ def test_the_base_folder_has_no_error(content: Path):
 def _cases():
     g_title = replace(GAME, "title: High Five", "title: [High, Five]")
     yield ("require-wrong-kind", {"high-five/game.yaml": g_title}, G,
-           [f"{G}:2:8: error: game.yaml: 'title' must be text, got a list"])
+           [f"{G}:2:8: error: game.yaml: 'title' must be text, got [High, Five]"])
     yield ("require-missing", {"high-five/game.yaml": replace(GAME, "title: High Five\n", "")},
            G, [f"{G}:1:1: error: game.yaml: 'title' is missing"])
     yield ("unknown-key-with-hint", {"high-five/game.yaml": GAME + "titel: High Five\n"}, G,

@@ -180,7 +180,9 @@ def test_killed_real_builds(tmp_path: Path):
     new_names = set(files(ref))
     out = tmp_path / "output"
     rng = random.Random(13)
-    runs = [("staged", None), ("completing", None), ("completed", None), ("swapped", None)]
+    # ("completing" is not reached here: a --game build rewrites every file, so there is
+    # nothing of the previous output to link in; the fast tests kill it there)
+    runs = [("staged", None), ("completed", None), ("swapped", None)]
     runs += [(None, rng.uniform(1.0, 10.0)) for _ in range(4)]
     for point, delay in runs:
         assert build(out, "a4") == 0
