@@ -156,6 +156,18 @@ class Loader:
             return None
         return value
 
+    def text(self, data: LocDict, key: str, what: str) -> str:
+        """An optional text field (a number is taken as its text): '' when absent, or after
+        a located error when it is a list, mapping or true/false."""
+        value = data.get(key)
+        if value is None:
+            return ""
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            self.diags.error(data.at(key), f"{what}: '{key}' must be text, got "
+                             f"{describe(value)}; quote a text that contains ': '")
+            return ""
+        return str(value)
+
     def unknown_keys(self, data: LocDict, allowed: set[str], what: str) -> None:
         for k in data:
             if k not in allowed:
@@ -448,7 +460,7 @@ class Loader:
                     order.append(slug)
                     if not (self.root / slug / "game.yaml").exists():
                         self.diags.error(games.at(i), f"no game folder '{slug}' with a game.yaml")
-                intro = str(idx.get("intro") or "")
+                intro = self.text(idx, "intro", "index.yaml")
                 if intro:
                     self.check_markdown(intro, idx.at("intro"))
             elif idx is not None:
@@ -519,9 +531,10 @@ class Loader:
                 msg = gamedef.options[name].check(default)
                 if msg:
                     self.diags.error(spec.at("default"), msg)
-            text = str(spec.get("text") or "")
+            text = self.text(spec, "text", f"option '{name}'")
             self.check_markdown(text, spec.at("text"))
-            options.append(OptionInfo(name, default, str(spec.get("label") or name), text))
+            label = self.text(spec, "label", f"option '{name}'") or str(name)
+            options.append(OptionInfo(name, default, label, text))
         return options, settings, opts
 
     def colour(self, data: LocDict, key: Any, what: str) -> str | None:
@@ -620,9 +633,12 @@ class Loader:
                 w = quickref.at(i) if isinstance(quickref, LocList) else data.at("quickref")
                 self.diags.error(w, "a quickref line must be text; quote a line that "
                                  "contains ': ' (YAML reads it as a mapping)")
-        for key in ("summary", "credit", "tagline", "title"):
-            if key in data:
-                self.check_markdown(str(data[key]), data.at(key))
+        texts = {key: self.text(data, key, "game.yaml")
+                 for key in ("designer", "credit", "tagline", "summary", "time")}
+        for key in ("summary", "credit", "tagline"):
+            self.check_markdown(texts[key], data.at(key))
+        if isinstance(data.get("title"), str):
+            self.check_markdown(data["title"], data.at("title"))
         if isinstance(quickref, LocList):
             for i, q in enumerate(quickref):
                 self.check_markdown(str(q), quickref.at(i))
@@ -634,14 +650,13 @@ class Loader:
         index = {r.id: r for top in rules for r in top.walk()}
         glossary = self.load_glossary(folder / "glossary.yaml", index)
         for key in ("summary", "credit"):
-            if key in data:
-                self.check_xrefs(str(data[key]), data.at(key), index)
+            self.check_xrefs(texts[key], data.at(key), index)
         if isinstance(quickref, LocList):
             for i, q in enumerate(quickref):
                 self.check_xrefs(str(q), quickref.at(i), index)
         for name, spec in opts.items():
-            if isinstance(spec, LocDict) and "text" in spec:
-                self.check_xrefs(str(spec["text"]), spec.at("text"), index)
+            if isinstance(spec, LocDict) and isinstance(spec.get("text"), str):
+                self.check_xrefs(spec["text"], spec.at("text"), index)
         if gamedef is not None and rules:
             played_with = dict(settings)
             played_with.update({o.name: o.default for o in options})
@@ -674,11 +689,10 @@ class Loader:
             examples.append(ex)
 
         return Game(
-            slug=slug, title=title, engine=engine or "", gamedef=gamedef, designer=str(data.get("designer") or ""),
-            credit=str(data.get("credit") or ""), tagline=str(data.get("tagline") or ""),
-            summary=str(data.get("summary") or ""),
+            slug=slug, title=title, engine=engine or "", gamedef=gamedef, designer=texts["designer"],
+            credit=texts["credit"], tagline=texts["tagline"], summary=texts["summary"],
             players_min=pmin, players_max=pmax,
-            player_names=names, time=str(data.get("time") or ""),
+            player_names=names, time=texts["time"],
             components=self.load_components(data), options=options, settings=settings,
             accent=accent, player_colours=player_colours, cover_cards=cover_cards, kit=kit,
             compare={k: str(compare.get(k, "")) for k in COMPARE_KEYS},
@@ -951,10 +965,11 @@ class Loader:
             self.diags.error(data.at("setup") if "setup" in data else Located(shown, 1, 1),
                              "example: 'setup' must be a mapping (piles: ...)")
             setup = LocDict()
-        for key in ("intro", "outro"):
-            if key in data:
-                self.check_markdown(str(data[key]), data.at(key))
-                self.check_xrefs(str(data[key]), data.at(key), set(index))
+        texts = {key: self.text(data, key, "example") for key in ("intro", "outro")}
+        for key, text in texts.items():
+            if text:
+                self.check_markdown(text, data.at(key))
+                self.check_xrefs(text, data.at(key), set(index))
         steps_raw = data.get("steps")
         steps: list[Step] = []
         if not isinstance(steps_raw, list) or not steps_raw:
@@ -984,7 +999,7 @@ class Loader:
             if repeat > 1 and ("decide" in s or "chance" in s):
                 self.diags.error(s.at("repeat"), "repeat is only for forced steps (no decide:, no chance:)")
                 repeat = 1
-            comment = str(s.get("comment") or "")
+            comment = self.text(s, "comment", "step")
             if comment:
                 self.check_markdown(comment, s.at("comment"))
                 self.check_xrefs(comment, s.at("comment"), set(index))
@@ -998,7 +1013,7 @@ class Loader:
         return Example(
             id=eid or path.stem, title=title or path.stem, where=Located(shown, 1, 1),
             rules=[str(r) for r in rules], options=dict(options), setup=setup, steps=steps,
-            intro=str(data.get("intro") or ""), outro=str(data.get("outro") or ""), raw=data,
+            intro=texts["intro"], outro=texts["outro"], raw=data,
         )
 
 

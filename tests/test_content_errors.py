@@ -492,6 +492,10 @@ def _cases():
            {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GL,
            [f"{GL}:3:{col(line, '5')}: error: glossary entry: 'see' must be a rule id or a list "
             "of rule ids"])
+    line = "designer: {name: Ann}"
+    yield ("game-text-not-text", {"high-five/game.yaml": GAME + line + "\n"}, G,
+           [f"{G}:7:{col(line, '{')}: error: game.yaml: 'designer' must be text, got a mapping; "
+            "quote a text that contains ': '"])
     # ---- issue 13: what the Markdown renderer is given is bounded
     yield ("rules-paragraph-too-long",
            {"high-five/rules.md": RULES + "\n" + "word " * 1000 + "\n"}, R,
