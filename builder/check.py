@@ -455,6 +455,8 @@ def _event_matches(spec: dict, ev: Event, names: dict[str, str]) -> bool:
         if k == "rule" and ev.rule != v:
             return False
         if k == "cards":
+            if not isinstance(v, list):  # cards: is a list of card codes
+                return False
             try:
                 if [str(c) for c in ev.cards] != [str(Card.parse(x)) for x in v]:
                     return False

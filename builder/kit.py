@@ -92,10 +92,27 @@ def box_mm(value: Any) -> tuple[float, float, float, float]:
     return tuple(float(v) for v in value)  # type: ignore[return-value]
 
 
-def mapping(value: Any) -> dict:
+def _plain_value(value: Any) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def art_params(value: Any) -> dict:
+    """A mat's ``params`` for its engine's art: each a text (a number is taken as its
+    text), or a mapping of player ids to texts (such as ``cards: {p1: the red cards}``);
+    nothing deeper, so an engine's art is only ever handed texts."""
     if not isinstance(value, dict):
         raise ValueError(f"must be a mapping, got {describe(value)}")
-    return dict(value)
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if _plain_value(item):
+            out[str(key)] = str(item)
+        elif isinstance(item, dict) and all(isinstance(k, str) and _plain_value(v)
+                                            for k, v in item.items()):
+            out[str(key)] = {k: str(v) for k, v in item.items()}
+        else:
+            raise ValueError(f"{key}: each value must be a text or number, or a mapping of "
+                             f"player ids to texts, got {describe(item)}")
+    return out
 
 
 def boolean(value: Any) -> bool:
@@ -117,7 +134,7 @@ KINDS: dict[str, dict[str, tuple[Callable, Any]]] = {
                     "players": (whole(1, 8), 2), **COMMON},
     "mat": {"name": (text, REQUIRED), "stem": (text, "mat"), "size": (size_mm, REQUIRED),
             "per": (one_of("player", "table"), "table"), "players": ("players", None),
-            "art": (text, None), "params": (mapping, None), "text": ("sections", None),
+            "art": (text, None), "params": (art_params, None), "text": ("sections", None),
             "panel": (box_mm, None), "title": (boolean, True), "who": (text, None),
             "per_sheet": (whole(1, 2), 1), "landscape": (boolean, True),
             "copies": ("copies", None), **COMMON},
@@ -162,9 +179,10 @@ class KitReader:
                              "{kind: player-aid}")
             return None
         kind = item["kind"]
-        if kind not in KINDS:
-            close = difflib.get_close_matches(str(kind), list(KINDS), n=1)
-            self.diags.error(item.at("kind"), f"unknown kind of component '{kind}' (kinds: "
+        if not isinstance(kind, str) or kind not in KINDS:
+            close = difflib.get_close_matches(kind, list(KINDS), n=1) \
+                if isinstance(kind, str) else []
+            self.diags.error(item.at("kind"), f"unknown kind of component {describe(kind)} (kinds: "
                              f"{', '.join(KINDS)})" + (f"; did you mean '{close[0]}'?" if close else ""))
             return None
         spec = KINDS[kind]
@@ -209,7 +227,8 @@ class KitReader:
         if check == "sections":
             return self.sections(value, where, f"{kind}.{key}")
         if check == "players":
-            if not isinstance(value, list) or not value or any(p not in self.players for p in value):
+            if not isinstance(value, list) or not value or any(
+                    not isinstance(p, str) or p not in self.players for p in value):
                 self.diags.error(where, f"{kind}.{key} must list player ids of this game "
                                  f"({', '.join(self.players)}), got {describe(value)}")
                 return None
@@ -245,7 +264,11 @@ class KitReader:
                             self.diags.error(copy.at(k), f"{kind}.copies.{k} {e}")
                             return None
                     else:
-                        variant["params"][str(k)] = copy[k]
+                        try:
+                            variant["params"].update(art_params({str(k): copy[k]}))
+                        except ValueError as e:
+                            self.diags.error(copy.at(k), f"{kind}.copies.{e}")
+                            return None
                 out.append(variant)
             return out
         try:
@@ -315,14 +338,15 @@ class KitReader:
         if key in ("ref", "rule"):
             ids = value if isinstance(value, list) else [value]
             for rid in ids:
-                if rid not in self.rules:
-                    close = difflib.get_close_matches(str(rid), sorted(self.rules), n=1)
-                    self.diags.error(where, f"{what}.{key}: unknown rule id '{rid}'"
+                if not isinstance(rid, str) or rid not in self.rules:
+                    close = difflib.get_close_matches(rid, sorted(self.rules), n=1) \
+                        if isinstance(rid, str) else []
+                    self.diags.error(where, f"{what}.{key}: unknown rule id {describe(rid)}"
                                      + (f"; did you mean '{close[0]}'?" if close else ""))
                     return False
             return value if key == "ref" else list(ids)
         if key == "option":
-            if value not in self.options:
+            if not isinstance(value, str) or value not in self.options:
                 self.diags.error(where, f"{what}.option: the game prints no option '{value}' "
                                  f"(options: {', '.join(sorted(self.options)) or 'none'})")
                 return False

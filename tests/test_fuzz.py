@@ -1,5 +1,5 @@
 """Fuzzing the content (issue 13): seeded single mutations of a copy of the shipped content
-(War and Battle, the game with chance steps), drawn from the catalogue of the issue: hostile
+(War; Battle, the game with chance steps; Ultimate, with a score track and a mat), drawn from the catalogue of the issue: hostile
 YAML (control characters, bytes that are not UTF-8, complex keys, nesting, huge or tagged
 numbers, alias bombs, wrong types in every field), broken lines (deleted, doubled, moved,
 re-indented, cut short), pathological Markdown (long runs of spaces, thousands of '[[',
@@ -32,7 +32,7 @@ import pytest
 from builder.check import run_check
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("war", "battle")
+GAMES = ("war", "battle", "ultimate")
 #: a guard against a hang, never a speed check: the slowest mutation takes well under 5 s
 HANG_GUARD_S = 60
 
@@ -99,6 +99,39 @@ def m_value(rng, root):
     spots = [i for i, ln in enumerate(lines) if KEY_VALUE.match(ln)]
     i = rng.choice(spots)
     value = rng.choice(HOSTILE_VALUES)
+    lines[i] = KEY_VALUE.match(lines[i]).group(1) + " " + value
+    put(path, lines)
+    return path
+
+
+FLOW_VALUE = re.compile(r"([{,]\s*[\w.-]+:\s*)([^,{}\[\]]+|\[[^\]]*\])(?=\s*[,}])")
+
+
+def m_flow_value(rng, root):
+    """A value inside a flow mapping (``{title: X, rule: war}``) replaced by a hostile one."""
+    path = rng.choice([p for p in yaml_files(root) if FLOW_VALUE.search(p.read_text())])
+    lines = lines_of(path)
+    spots = [(i, m) for i, ln in enumerate(lines) for m in FLOW_VALUE.finditer(ln)]
+    i, m = rng.choice(spots)
+    value = rng.choice(HOSTILE_VALUES)
+    if len(value) > 1000 or value.startswith(("!!", "!", "&", "*")):
+        value = rng.choice(["[]", "{}", "-1", "0", ".nan", "1e3", "'x'", "[[x]]", "{a: b}",
+                            "null", "true", "99999999999"])
+    lines[i] = lines[i][:m.start(2)] + value + lines[i][m.end(2):]
+    put(path, lines)
+    return path
+
+
+def m_kit_value(rng, root):
+    """A value in a game's kit: (the print-and-play components) replaced by a hostile one."""
+    path = rng.choice([root / g / "game.yaml" for g in GAMES])
+    lines = lines_of(path)
+    start = lines.index("kit:")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i] and not lines[i][0].isspace()),
+               len(lines))
+    spots = [i for i in range(start + 1, end) if KEY_VALUE.match(lines[i])]
+    i = rng.choice(spots)
+    value = rng.choice(HOSTILE_VALUES[:34])
     lines[i] = KEY_VALUE.match(lines[i]).group(1) + " " + value
     put(path, lines)
     return path
@@ -265,7 +298,7 @@ def m_index_games(rng, root):
     return path
 
 
-MUTATIONS = [m_value] * 8 + [m_control, m_bad_byte, m_complex_key, m_alias_bomb,
+MUTATIONS = [m_value] * 6 + [m_flow_value] * 2 + [m_kit_value] * 3 + [m_control, m_bad_byte, m_complex_key, m_alias_bomb,
                              m_delete_line, m_double_line, m_swap_lines, m_indent, m_truncate,
                              m_empty, m_markdown, m_markdown, m_fifo, m_folder_as_file,
                              m_link_outside, m_link_loop, m_chance, m_index_games]

@@ -60,6 +60,15 @@ def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int
     ("kit:\n  - kind: player-aid\n    sections:\n      - {titel: X}\n", (3, 10),
      "player-aid.sections: a section has no 'titel' (it may have: lines, option, paragraphs, "
      "ref, rule, text, title); did you mean 'title'?"),
+    # issue 13: a list or mapping where a name belongs, and an engine art's params
+    ("kit:\n  - kind: [mat]\n", (1, 11),
+     "unknown kind of component [mat] (kinds: player-aid, tokens, score-track, mat, "
+     "round-tracker, deck)"),
+    ("kit:\n  - kind: player-aid\n    sections:\n      - {title: X, rule: [[war]]}\n", (3, 26),
+     "player-aid.sections.rule: unknown rule id [war]"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [100, 60]\n    params: {cards: [a, b]}\n",
+     (4, 13), "mat.params cards: each value must be a text or number, or a mapping of player "
+     "ids to texts, got [a, b]"),
     ("kit: {kind: mat}\n", (0, 6),
      "kit must be a list of components, each with a kind (player-aid, tokens, score-track, "
      "mat, round-tracker, deck)"),
