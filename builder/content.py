@@ -671,6 +671,7 @@ class Loader:
 
         kit = KitReader(self.diags, set(index), {o.name for o in options}, list(names),
                         (lambda name: name in gamedef.art) if gamedef is not None else None,
+                        art_params=gamedef.art_params.get if gamedef is not None else None,
                         ).read(data)
 
         examples = []

@@ -97,18 +97,19 @@ def _plain_value(value: Any) -> bool:
 
 
 def art_params(value: Any) -> dict:
-    """A mat's ``params`` for its engine's art: each a text (a number is taken as its
-    text), or a mapping of player ids to texts (such as ``cards: {p1: the red cards}``);
-    nothing deeper, so an engine's art is only ever handed texts."""
+    """A mat's ``params`` for its engine's art: each a text or number, or a mapping of
+    player ids to texts or numbers (such as ``cards: {p1: the red cards}``); nothing
+    deeper. Where the engine declares what its art takes (``GameDef.art_params``), each is
+    checked against that too (``KitReader.declared_params``)."""
     if not isinstance(value, dict):
         raise ValueError(f"must be a mapping, got {describe(value)}")
     out: dict[str, Any] = {}
     for key, item in value.items():
         if _plain_value(item):
-            out[str(key)] = str(item)
+            out[str(key)] = item
         elif isinstance(item, dict) and all(isinstance(k, str) and _plain_value(v)
                                             for k, v in item.items()):
-            out[str(key)] = {k: str(v) for k, v in item.items()}
+            out[str(key)] = dict(item)
         else:
             raise ValueError(f"{key}: each value must be a text or number, or a mapping of "
                              f"player ids to texts, got {describe(item)}")
@@ -148,12 +149,14 @@ class KitReader:
     """Reads one game's ``kit:`` into components, reporting every mistake at its place."""
 
     def __init__(self, diags: Diagnostics, rules: set[str], options: set[str],
-                 players: list[str], art_names: Callable[[str], bool] | None):
+                 players: list[str], art_names: Callable[[str], bool] | None,
+                 art_params: Callable[[str], dict[str, str] | None] | None = None):
         self.diags = diags
         self.rules = rules
         self.options = options
         self.players = players
         self.has_art = art_names
+        self.art_params = art_params
 
     def read(self, data: LocDict) -> list[Component]:
         if "kit" not in data:
@@ -221,7 +224,43 @@ class KitReader:
                 self.diags.error(item.at("art"), f"mat: the game's engine draws no art named "
                                  f"'{params['art']}' (see docs/kit.md, the art hook)")
                 ok = False
+        if ok and kind == "mat" and params["art"] is not None and self.art_params is not None:
+            declared = self.art_params(params["art"])
+            if declared is not None:
+                ok = self.declared_params(declared, params, item)
         return Component(kind, params, where) if ok else None
+
+    def declared_params(self, declared: dict[str, str], params: dict, item: LocDict) -> bool:
+        """A mat's params (and each copy's) against what its engine's art declares it takes
+        (``GameDef.art_params``); each value is made the type the art reads."""
+        groups = [(params["params"], item.at("params") if "params" in item else item.at("art"))]
+        groups += [(v["params"], item.at("copies")) for v in params.get("copies") or []]
+        for given, where in groups:
+            for key in list(given or {}):
+                kind, value = declared.get(key), given[key]
+                if kind is None:
+                    close = difflib.get_close_matches(key, sorted(declared), n=1)
+                    self.diags.error(where, f"mat: the art '{params['art']}' takes no param "
+                                     f"'{key}' (it takes: {', '.join(sorted(declared)) or 'none'})"
+                                     + (f"; did you mean '{close[0]}'?" if close else ""))
+                    return False
+                if kind == "whole" and isinstance(value, str) and value.lstrip("-").isdigit():
+                    value = int(value)
+                if kind == "whole" and isinstance(value, int) and abs(value) < 10_000:
+                    given[key] = value
+                elif kind == "text" and not isinstance(value, dict):
+                    given[key] = str(value)
+                elif kind == "per-player" and isinstance(value, dict) \
+                        and all(p in self.players for p in value):
+                    given[key] = {p: str(v) for p, v in value.items()}
+                else:
+                    want = {"whole": "a whole number", "text": "a text",
+                            "per-player": f"a mapping of player ids ({', '.join(self.players)}) "
+                                          f"to texts"}[kind]
+                    self.diags.error(where, f"mat.params.{key} must be {want}, got "
+                                     f"{describe(value)}")
+                    return False
+        return True
 
     def value(self, kind: str, key: str, check: Any, value: Any, where: Located) -> Any:
         if check == "sections":

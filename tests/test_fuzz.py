@@ -346,16 +346,22 @@ def assert_harmless(report, tmp: Path) -> None:
             assert m.group(1).lower() in ("http", "https", "mailto"), m.group(0)
 
 
+def mutated_content(seed: int, tmp: Path) -> tuple[Path, Path, str]:
+    """A fresh copy of the base content in ``tmp`` with mutation ``seed`` applied: (the
+    content folder, the mutated path, what was done)."""
+    rng = random.Random(seed)
+    mutate = rng.choice(MUTATIONS)
+    root = base_content(tmp)
+    mutated = mutate(rng, root)
+    return root, mutated, f"seed {seed}: {mutate.__name__} on {mutated.relative_to(root)}"
+
+
 def run_mutation(seed: int) -> str:
     """Apply mutation ``seed`` to a fresh copy and check the properties; returns what it did
     (for the failure message)."""
-    rng = random.Random(seed)
-    mutate = rng.choice(MUTATIONS)
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        root = base_content(tmp)
-        mutated = mutate(rng, root)
-        what = f"seed {seed}: {mutate.__name__} on {mutated.relative_to(root)}"
+        root, mutated, what = mutated_content(seed, tmp)
         old_dir = os.getcwd()
         os.chdir(tmp)
         old = signal.signal(signal.SIGALRM, _alarm)
@@ -389,7 +395,7 @@ def run_mutation(seed: int) -> str:
             assert any(d.path in related or d.path.startswith(tuple(r + "/" for r in related))
                        for d in errors), \
                 f"{what}: no error in the mutated file: {[d.format()[:120] for d in errors]}"
-        return what
+        return what, report.ok
 
 
 #: the inner loop's sample: one of each kind the catalogue draws first
@@ -410,3 +416,30 @@ def test_three_hundred_mutations():
         except AssertionError as e:
             failures.append(str(e).splitlines()[0])
     assert not failures, f"{len(failures)} of 300 mutations:\n" + "\n".join(failures)
+
+
+@pytest.mark.slow
+@pytest.mark.build
+def test_accepted_mutations_really_build(tmp_path: Path):
+    """The first accepted mutations of a game.yaml (the file the build reads most from) in
+    the slow run's seeds go through a real ``warbook build`` of their game: PDFs, sheets,
+    PNGs; exit status 0 and no traceback."""
+    import subprocess
+    import sys
+
+    built = 0
+    for seed in range(1000, 1300):
+        if built == 2:
+            break
+        what, accepted = run_mutation(seed)
+        if not accepted or "game.yaml" not in what:
+            continue
+        folder = tmp_path / str(seed)
+        root, mutated, _ = mutated_content(seed, folder)
+        slug = mutated.relative_to(root).parts[0]
+        proc = subprocess.run([sys.executable, "-m", "builder", "build", "--content", str(root),
+                               "--out", str(folder / "out"), "--game", slug],
+                              cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, (what, proc.stderr)
+        built += 1
+    assert built == 2

@@ -116,3 +116,24 @@ def test_a_deck_component_lays_out_the_cards_it_names(tmp_path: Path):
     assert len(faces) == 39 and faces[:2] == ["AC", "2C"] and faces[-1] == "KD"
     assert {it.ref for s in deck for it in s.items if it.kind == "card-back"} == {"pnp-back-b"}
     assert kit.rows[0].count == "39" and kit.rows[0].sheets == "2 to 11"
+
+
+@pytest.mark.parametrize("params, message", [
+    ("{cards: the red cards, suits: {p1: H, p2: S}}",
+     "mat.params.cards must be a mapping of player ids (p1, p2, p3, p4) to texts, got 'the red "
+     "cards'"),
+    ("{cardz: {p1: red}}",
+     "mat: the art 'player-mat' takes no param 'cardz' (it takes: cards, suits); did you mean "
+     "'cards'?"),
+    ("{cards: {p9: red}}",
+     "mat.params.cards must be a mapping of player ids (p1, p2, p3, p4) to texts, got a "
+     "mapping"),
+])
+def test_an_engine_art_gets_only_the_params_it_declares(tmp_path: Path, params, message):
+    """Issue 13: Battle's player-mat art reads params.cards and params.suits as player ->
+    text (GameDef.art_params); anything else is refused during the check, so the build
+    never hands the art what it cannot draw."""
+    kit = ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    per: player\n"
+           f"    art: player-mat\n    params: {params}\n")
+    got, first = errors_with_kit(tmp_path, "battle", kit)
+    assert got == [f"battle/game.yaml:{first + 6}:13: error: {message}"]

@@ -749,3 +749,5 @@ def killed_mat_art(ctx) -> str:
 
 
 GAME.art.update({"player-mat": player_mat_art, "killed-mat": killed_mat_art})
+GAME.art_params.update({"player-mat": {"cards": "per-player", "suits": "per-player"},
+                        "killed-mat": {"players": "whole"}})

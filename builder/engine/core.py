@@ -679,6 +679,11 @@ class GameDef:
     #: docs/kit.md); ``ctx`` carries the drawing helpers, the ink, the size and the colours,
     #: so an engine module never imports the renderer
     art: dict[str, Callable[[Any], str]] = field(default_factory=dict)
+    #: the ``params`` each art takes, checked during the check (a mat's params come from
+    #: game.yaml, which is untrusted): art name -> {param: "text" | "whole" |
+    #: "per-player"} ("per-player": player id -> text); an art not listed here is given
+    #: only texts, numbers and player-to-text mappings
+    art_params: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def resolve(self, options: dict[str, Any] | None) -> dict[str, Any]:
         return resolve_options(self.options, options)
