@@ -40,18 +40,6 @@ class StepRecord:
     repeat: int = 1  # how often the written step is applied (repeat:)
     round: int = 1  # which application this record is
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "index": self.index, "kind": self.kind,
-            "decisions": {p: fmt_value(v) for p, v in self.decisions.items()},
-            "what": self.what,
-            "events": [e.to_json() for e in self.events],
-            "view": {k: jsonable(v) for k, v in self.view.items()},
-            "table": [z.to_json() for z in self.table],
-            "comment": self.comment, "expected": self.expected, "repeat": self.repeat,
-            "round": self.round,
-        }
-
 
 @dataclass
 class Replay:

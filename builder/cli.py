@@ -26,7 +26,8 @@ def find_default(name: str) -> Path:
     return repo if repo.exists() else here
 
 
-def print_report(report, stream=sys.stdout) -> None:
+def print_report(report, stream=None) -> None:
+    stream = stream or sys.stdout
     for d in report.diagnostics:
         print(d.format(), file=sys.stderr)
     c = report.counts()
