@@ -18,7 +18,7 @@ from typing import Any
 from .diagnostics import Diagnostics, Located
 from .engine.core import (
     Card, CardError, DecisionFormatError, Event, GameDef, IllegalDecision, SetupError, State,
-    Zone, fmt_value, jsonable, parse_cards,
+    Zone, fmt_value, parse_cards,
 )
 from .model import Content, Example, Game, Step
 from .yamlsrc import LocDict, LocList
