@@ -48,10 +48,37 @@ def print_report(report, stream=sys.stdout) -> None:
           + (f", {n_warn} warning{'s' if n_warn != 1 else ''}" if n_warn else ""), file=stream)
 
 
+def only_game(report, slug: str | None):
+    """The report narrowed to one game (its replays, and the problems found in its folder
+    or outside every game's folder); a located error if there is no such game."""
+    if slug is None:
+        return report, None
+    from .check import Report
+    from .diagnostics import Diagnostics, suggest
+
+    slugs = [g.game.slug for g in report.games]
+    if slug not in slugs:
+        return report, (f"error: no game '{slug}'{suggest(slug, slugs)} "
+                        f"(games: {', '.join(slugs)})")
+    root = Path(report.content.root)
+    others = [str(root / s) for s in slugs if s != slug]
+
+    def mine(d) -> bool:
+        p = str(Path(d.path).resolve()) if d.path else ""
+        return not any(p == o or p.startswith(o + os.sep) for o in others)
+
+    diags = Diagnostics(d for d in report.diagnostics if mine(d))
+    return Report(content=report.content, games=[g for g in report.games if g.game.slug == slug],
+                  diagnostics=diags), None
+
+
 def cmd_check(args) -> int:
     from .check import run_check
 
-    report = run_check(Path(args.content))
+    report, problem = only_game(run_check(Path(args.content)), args.game)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     if args.json:
         json.dump(report.to_json(), sys.stdout, indent=2)
         print()
@@ -61,6 +88,15 @@ def cmd_check(args) -> int:
 
 
 def cmd_build(args) -> int:
+    from .build import up_to_date
+
+    ink = getattr(args, "ink", "full")
+    if args.game is None and not args.clean:
+        n = up_to_date(Path(args.content), Path(args.out), args.paper, ink, args.four_colour)
+        if n is not None:
+            print(f"nothing changed since the last build: reused all {n} files in {args.out} "
+                  f"(the same inputs passed the check then; --clean rebuilds everything)")
+            return 0
     from .check import run_check
 
     report = run_check(Path(args.content))
@@ -72,8 +108,8 @@ def cmd_build(args) -> int:
 
     try:
         return build(report, Path(args.out), paper=args.paper or report.content.book.paper,
-                     game=args.game,
-                     ink=getattr(args, "ink", "full"), four_colour=args.four_colour)
+                     game=args.game, ink=ink, four_colour=args.four_colour,
+                     reuse=not args.clean, paper_key=args.paper or "index")
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
         print("build stopped: nothing was written; the previous output is unchanged",
@@ -112,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("check", help="load the content and replay every worked example")
     c.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
     c.add_argument("--json", action="store_true", help="print a machine-readable report")
+    c.add_argument("--game", metavar="SLUG", help="check one game only")
     c.set_defaults(func=cmd_check)
 
     b = sub.add_parser("build", help="check, then render everything into the output folder")
@@ -119,7 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--out", default=str(find_default(DEFAULT_OUT)), metavar="DIR")
     b.add_argument("--paper", choices=("a4", "letter"), default=None,
                    help="the paper (default: book.paper in index.yaml, else a4)")
-    b.add_argument("--game", metavar="SLUG", help="build one game only")
+    b.add_argument("--game", metavar="SLUG",
+                   help="build one game only (its rulebook, components and site page)")
+    b.add_argument("--clean", action="store_true",
+                   help="render everything again instead of reusing unchanged outputs")
     b.add_argument("--ink", choices=("full", "low"), default="full",
                    help="low: outlines and greyscale for the component sheets")
     b.add_argument("--four-colour", action="store_true",

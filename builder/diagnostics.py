@@ -59,3 +59,12 @@ class Diagnostics(list):
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self if d.severity == "error"]
+
+
+def suggest(word: object, choices, cutoff: float = 0.6) -> str:
+    """"; did you mean 'x'?" for the choice closest to a misspelt ``word``, or ""."""
+    import difflib
+
+    names = sorted({str(c) for c in choices})
+    close = difflib.get_close_matches(str(word), names, n=1, cutoff=cutoff)
+    return f"; did you mean '{close[0]}'?" if close else ""
