@@ -117,6 +117,17 @@ def cmd_build(args) -> int:
         return 1
 
 
+def cmd_serve(args) -> int:
+    from .serve import ServeError, serve
+
+    try:
+        return serve(Path(args.content), Path(args.out), port=args.port,
+                     say=lambda m: print(m, flush=True))
+    except ServeError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+
+
 def cmd_new(args) -> int:
     from .scaffold import ScaffoldError, new_example, new_game
 
@@ -165,6 +176,14 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--four-colour", action="store_true",
                    help="print the rulebooks' cards with four-colour suits")
     b.set_defaults(func=cmd_build)
+
+    s = sub.add_parser("serve", help="build, serve on 127.0.0.1, rebuild and reload the "
+                       "browser on every save")
+    s.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
+    s.add_argument("--out", default=str(find_default(DEFAULT_OUT)), metavar="DIR")
+    s.add_argument("--port", type=int, default=8000, metavar="N",
+                   help="the port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    s.set_defaults(func=cmd_serve)
 
     n = sub.add_parser("new", help="start a new game or a new worked example")
     n_sub = n.add_subparsers(dest="what", required=True)
