@@ -66,14 +66,16 @@ def publish(staging: Path, out: Path) -> list[Path]:
 
 def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
           ink: str = "full", quiet: bool = False, four_colour: bool = False,
-          reuse: bool = True, paper_key: str | None = None) -> int:
+          reuse: bool = True, paper_key: str | None = None, site_only: bool = False) -> int:
     """Render everything into ``out``; returns 0. Raises :class:`BuildError` (and leaves
     ``out`` as it was) when any stage fails, in this process or a forked one.
 
     With ``reuse`` (the default), every unit of the build whose inputs did not change since
     the previous build into ``out`` (see :mod:`.incremental`) is carried over instead of
     rendered again. ``game`` renders that game's rulebook, components and the website;
-    the compendium and the deck are carried over from the previous output as they are."""
+    the compendium and the deck are carried over from the previous output as they are.
+    ``site_only`` renders the website alone and carries everything else over (``serve``
+    shows the new page first, then builds the rest)."""
     from . import incremental as inc
     from .render import fonts
     from .render.book.glyphs import face
@@ -98,10 +100,10 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
     old = inc.Manifest.read(out) if reuse else inc.Manifest()
     new = inc.Manifest(check=dict(old.check))
     slugs = [g.game.slug for g in games]
-    units = inc.units_for(slugs, whole=game is None)
-    keys = {u: inputs.key(u) for u in units}
-    reused = {u for u in units if reuse and old.intact(u, keys[u], out)}
-    if game is not None:  # carried over as they are, keys and all
+    units = ["site"] if site_only else inc.units_for(slugs, whole=game is None)
+    keys = {u: inputs.key(u) for u in units if u != "site"}
+    reused = {u for u in keys if reuse and old.intact(u, keys[u], out)}
+    if game is not None or site_only:  # carried over as they are, keys and all
         for u, entry in old.units.items():
             if u not in keys and old.intact(u, entry.get("key"), out):
                 new.units[u] = entry
@@ -111,11 +113,13 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
     try:
         pdf_dir = staging / "pdf"
         pdf_dir.mkdir()
-        carried = [u for u in units if u in reused] + [u for u in new.units if u not in keys]
+        carried = [u for u in units if u in reused] + [u for u in new.units
+                                                       if u not in units and u != "site"]
         for u in carried:
             inc.link_into(out, staging, (old.units[u].get("files") or {}).keys())
-        draw = [gr for gr in games if f"components:{gr.game.slug}" not in reused]
-        deck = game is None and "deck" not in reused
+        draw = [gr for gr in games if f"components:{gr.game.slug}" in keys
+                and f"components:{gr.game.slug}" not in reused]
+        deck = "deck" in keys and "deck" not in reused
         if draw or deck:
             # The component sheets need nothing from the rulebooks: they are drawn in a
             # child process while the rulebooks are laid out.
@@ -123,12 +127,18 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
                 report, draw, staging, paper=paper, ink=ink, whole=deck, say=say)))
         done_books = {gr.game.slug: _book_info(old.units[f"book:{gr.game.slug}"], pdf_dir)
                       for gr in games if f"book:{gr.game.slug}" in reused}
-        compendium = game is None and "compendium" not in reused
-        infos = render_pdfs(report, games, pdf_dir, paper=paper, four_colour=four_colour,
-                            compendium=compendium, say=say, children=children,
-                            done=done_books)
+        compendium = "compendium" in keys and "compendium" not in reused
+        infos = {}
+        if not site_only:
+            infos = render_pdfs(report, games, pdf_dir, paper=paper, four_colour=four_colour,
+                                compendium=compendium, say=say, children=children,
+                                done=done_books)
         for child in children:
             child.join()
+        keys["site"] = inputs.key("site", (p.name for p in pdf_dir.glob("*.pdf")))
+        if reuse and old.intact("site", keys["site"], out):
+            reused.add("site")
+            inc.link_into(out, staging, old.units["site"]["files"].keys())
         site_note = ""
         if "site" in reused:
             site_note = "site/ reused"
@@ -197,8 +207,9 @@ def up_to_date(content_root: Path, out: Path, paper: str | None, ink: str = "ful
     units = inc.units_for(inputs.slugs, whole=True)
     if set(units) != set(old.units):
         return None
+    pdfs = [p.name for p in (Path(out) / "pdf").glob("*.pdf")]
     for u in units:
-        if not old.intact(u, inputs.key(u), out):
+        if not old.intact(u, inputs.key(u, pdfs), out):
             return None
     return sum(len(old.units[u].get("files") or {}) for u in units)
 

@@ -20,7 +20,7 @@ The units and what their keys cover:
 ``deck``             the project files, the components and shared templates, the fonts,
                      the package, ``paper`` and ``ink``
 ``site``             every game folder, the project files, the site and shared
-                     templates, the fonts, the package
+                     templates, the fonts, the package, the names of the PDFs
 ==================  ================================================================
 
 "The project files" are everything in the content folder outside the game folders
@@ -142,7 +142,9 @@ class Inputs:
         return hashlib.sha256("".join(f"{s}={self.game(s)};" for s in self.slugs)
                               .encode()).hexdigest()
 
-    def key(self, unit: str) -> str:
+    def key(self, unit: str, pdfs: Iterable[str] = ()) -> str:
+        """The unit's key; the website's also names the PDFs beside it (``pdfs``), since
+        its pages link only the PDFs that exist."""
         o = self.options
         kind, _, slug = unit.partition(":")
         if kind == "book":
@@ -157,7 +159,7 @@ class Inputs:
         elif kind == "deck":
             parts = [self.templates("components"), o.get("paper"), o.get("ink")]
         elif kind == "site":
-            parts = [self.all_games(), self.templates("site")]
+            parts = [self.all_games(), self.templates("site"), sorted(pdfs)]
         else:
             raise ValueError(f"no build unit '{unit}'")
         parts = [unit, self.package(), self.project(), self.templates("shared")] + parts

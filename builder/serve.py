@@ -203,8 +203,11 @@ def ignore(change: Any, path: str) -> bool:
     return name.startswith(".") or name.endswith("~") or "__pycache__" in path
 
 
-def rebuild(content: Path, out: Path, say: Callable[[str], None]) -> str | None:
-    """Check and build once; returns None, or what went wrong (as the terminal shows it)."""
+def rebuild(content: Path, out: Path, say: Callable[[str], None],
+            shown: Callable[[str | None], None]) -> str | None:
+    """Check, then build the website alone and call ``shown`` (the page can reload), then
+    build the rest (the PDFs and sheets the change touches). Returns None, or what went
+    wrong, as the terminal shows it (``shown`` is called with it too)."""
     import contextlib
     import io
 
@@ -215,16 +218,24 @@ def rebuild(content: Path, out: Path, say: Callable[[str], None]) -> str | None:
     report = run_check(content)
     if not report.ok:
         text = "\n".join(d.format() for d in report.diagnostics.errors)
+        shown(text)
         return text
-    buf = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(buf):
-            build(report, out, paper=report.content.book.paper, paper_key="index")
-    except BuildError as e:
-        return f"error: {e}"
-    lines = [ln for ln in buf.getvalue().splitlines() if ln.startswith(("built", "reused"))]
-    for ln in lines:
-        say("  " + ln)
+    paper = report.content.book.paper
+    for site_only in (True, False):
+        buf = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(buf):
+                build(report, out, paper=paper, paper_key="index", site_only=site_only)
+        except BuildError as e:
+            shown(f"error: {e}")
+            return f"error: {e}"
+        if site_only:
+            say(f"  site rebuilt in {time.perf_counter() - t0:.2f} s; reloading the page")
+            shown(None)
+        else:
+            for ln in buf.getvalue().splitlines():
+                if ln.startswith(("built", "reused")):
+                    say("  " + ln)
     say(f"built in {time.perf_counter() - t0:.1f} s")
     return None
 
@@ -260,9 +271,8 @@ def serve(content: Path, out: Path, port: int = 8000, say: Callable[[str], None]
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
         say(f"building {content} into {out}")
-        error = rebuild(content, out, say)
-        report_outcome(error, say)
-        outbox.send(("built", error))
+        shown = lambda error: outbox.send(("built", error))  # noqa: E731
+        report_outcome(rebuild(content, out, say, shown), say)
         say(f"serving {out} at {url}  (Ctrl-C stops)")
         if ready is not None:
             ready(url)
@@ -272,9 +282,7 @@ def serve(content: Path, out: Path, port: int = 8000, say: Callable[[str], None]
             names = sorted({os.path.relpath(p, content) if p.startswith(str(content)) else
                             os.path.basename(p) for _, p in changes})
             say(f"changed: {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}")
-            error = rebuild(content, out, say)
-            report_outcome(error, say)
-            outbox.send(("built", error))
+            report_outcome(rebuild(content, out, say, shown), say)
     except KeyboardInterrupt:
         say("stopping")
     finally:
