@@ -23,8 +23,10 @@ The units and what their keys cover:
                      templates, the fonts, the package, the names of the PDFs
 ==================  ================================================================
 
-"The project files" are everything in the content folder outside the game folders
-(``index.yaml``, a logo, the content's own fonts and templates). "The package" is every
+"The project files" are everything in the content folder outside the game folders and
+the content's own templates (``index.yaml``, a logo, the content's own fonts); the
+content's templates of a kind (``templates/book/``) count with the shipped ones of that
+kind. "The package" is every
 source file of warbook itself, its version and the installed engine plugins, so an edit to
 the engine or a renderer rebuilds everything. The website is cheap (a third of a second):
 when its key changes it is rendered whole, and each page that came out byte for byte the
@@ -129,10 +131,16 @@ class Inputs:
             (__version__ + tree_hash(PACKAGE) + _plugins() + _fonts()).encode()).hexdigest())
 
     def templates(self, kind: str) -> str:
-        return self._get(f"templates:{kind}", lambda: tree_hash(TEMPLATES / kind))
+        """The shipped templates of one kind and the content's own of that kind
+        (``<content>/templates/<kind>/``, which override them)."""
+        return self._get(f"templates:{kind}", lambda: tree_hash(TEMPLATES / kind)
+                         + tree_hash(self.root / "templates" / kind))
 
     def project(self) -> str:
-        return self._get("project", lambda: tree_hash(self.root, skip=tuple(self.slugs)))
+        """Everything in the content folder outside the game folders and the templates."""
+        return self._get("project", lambda: tree_hash(
+            self.root, skip=tuple(self.slugs) + ("templates",)) + tree_hash(
+            self.root / "templates", skip=("book", "components", "site", "shared")))
 
     def game(self, slug: str, examples: bool = True) -> str:
         skip = () if examples else ("examples",)
