@@ -488,6 +488,11 @@ def check_content(content: Content, diags: Diagnostics) -> Report:
         rp = Replayer(game, gamedef, diags)
         for ex in game.examples:
             gr.replays.append(rp.replay(ex))
+            if isinstance(ex.raw, LocDict) and "draft" in ex.raw:
+                diags.error(ex.raw.at("draft"), f"example '{ex.id}' is an unreviewed draft "
+                            f"(written by warbook record): a recorded example proves nothing "
+                            f"until a person has read every step against the rules; then "
+                            f"delete its 'draft:' line")
         index = game.rule_index()
         cov: dict[str, list[str]] = {rid: [] for rid in index}
         for r in gr.replays:

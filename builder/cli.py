@@ -128,6 +128,45 @@ def cmd_serve(args) -> int:
         return 1
 
 
+def cmd_record(args) -> int:
+    from .record import RecordError, record_bots, record_file, update_file
+
+    root = Path(args.content)
+    try:
+        if args.update:
+            diff = update_file(root, Path(args.update))
+            if not diff:
+                print(f"{args.update}: every expectation still holds; nothing changed")
+                return 0
+            print(diff, end="")
+            print(f"rewrote the expectations above in {args.update}, marked as a draft: read "
+                  f"the changes against the rules, then delete its 'draft:' line")
+            return 0
+        if args.game is None:
+            print("error: name a game (warbook record GAME --bots, or warbook record GAME "
+                  "FILE), or an example to update (--update FILE)", file=sys.stderr)
+            return 1
+        if args.file:
+            path = record_file(root, Path(args.file))
+        elif args.bots:
+            path = record_bots(root, args.game, args.seed, args.steps)
+        else:
+            print("error: give the example to record (warbook record GAME FILE, a file with "
+                  "its setup and decisions) or --bots for a game played by the engine's bots",
+                  file=sys.stderr)
+            return 1
+    except RecordError as e:
+        for d in e.diagnostics:
+            print(d.format(), file=sys.stderr)
+        print(f"error: {e}; nothing was written", file=sys.stderr)
+        return 1
+    print(f"wrote {path}: a draft with every step's events and state filled in by the engine")
+    print("it proves nothing until you have read it: check each step against the rules, "
+          "write a comment on the steps that matter, then delete its 'draft:' line and run "
+          "'warbook check'")
+    return 0
+
+
 def cmd_new(args) -> int:
     from .scaffold import ScaffoldError, new_example, new_game
 
@@ -184,6 +223,22 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--port", type=int, default=8000, metavar="N",
                    help="the port on 127.0.0.1 (default 8000; 0 picks a free one)")
     s.set_defaults(func=cmd_serve)
+
+    r = sub.add_parser("record", help="fill in an example's expectations from the engine, "
+                       "as a draft to review")
+    r.add_argument("game", nargs="?", metavar="GAME", help="the game's slug")
+    r.add_argument("file", nargs="?", metavar="FILE",
+                   help="an example file with its setup and decisions (filled in in place)")
+    r.add_argument("--bots", action="store_true",
+                   help="record a game played by the engine's bots, as the next example")
+    r.add_argument("--seed", type=int, default=1, help="the bots' and chance's seed (default 1)")
+    r.add_argument("--steps", type=int, default=6, metavar="N",
+                   help="how many steps of the bot game to record (default 6)")
+    r.add_argument("--update", metavar="FILE",
+                   help="rewrite an existing example's expectations after a rules change, "
+                        "and show what changed")
+    r.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
+    r.set_defaults(func=cmd_record)
 
     n = sub.add_parser("new", help="start a new game or a new worked example")
     n_sub = n.add_subparsers(dest="what", required=True)

@@ -40,7 +40,7 @@ LINK_RE = re.compile(r"\]\(\s*<?([^)>\s]*)|^\s{0,3}\[[^\]]+\]:\s*<?([^>\s]+)")
 IMAGE_RE = re.compile(r"!\[[^\]]*\]\s*[(\[]")
 
 STEP_KEYS = {"decide", "chance", "expect", "comment", "repeat"}
-EXAMPLE_KEYS = {"id", "title", "rules", "options", "setup", "steps", "intro", "outro"}
+EXAMPLE_KEYS = {"id", "title", "rules", "options", "setup", "steps", "intro", "outro", "draft"}
 GAME_KEYS = {
     "slug", "title", "engine", "designer", "credit", "tagline", "summary", "players",
     "time", "components", "options", "compare", "quickref", "accent", "player_colours",
