@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, Diagnostics, Located
+from .diagnostics import Diagnostic, Diagnostics, Located, suggest
 from .engine.core import CardError, parse_cards
 from .engine.registry import ENGINE_FILE, EngineError, available_engines, find_engine
 from .kit import KitReader
@@ -735,7 +735,7 @@ class Loader:
             rules = LocList()
         for i, rid in enumerate(rules):
             if str(rid) not in index:
-                self.diags.error(rules.at(i), f"unknown rule id '{rid}'")
+                self.diags.error(rules.at(i), f"unknown rule id '{rid}'" + suggest(rid, index))
         options = data.get("options") or LocDict()
         if not isinstance(options, dict):
             self.diags.error(data.at("options"), "options must be a mapping")

@@ -362,7 +362,7 @@ def _cases():
            [f"{E}:1:1: error: an example file must be a mapping"])
     yield ("example-unknown-key",
            {"high-five/examples/01-short.yaml": EXAMPLE + "outtro: The end.\n"}, E,
-           [f"{E}:19:1: error: example: unknown key 'outtro' (allowed: id, intro, options, "
+           [f"{E}:19:1: error: example: unknown key 'outtro' (allowed: draft, id, intro, options, "
             "outro, rules, setup, steps, title); did you mean 'outro'?"])
     yield ("example-id-missing",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "id: short-game\n", "")}, E,
