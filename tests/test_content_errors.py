@@ -378,7 +378,8 @@ def _cases():
     line = "rules: [play, higher-scores, tie, most-point]"
     yield ("example-unknown-rule",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, nth(EXAMPLE, 3), line)}, E,
-           [f"{E}:3:{col(line, 'most-point')}: error: unknown rule id 'most-point'"])
+           [f"{E}:3:{col(line, 'most-point')}: error: unknown rule id 'most-point'; "
+            "did you mean 'most-points'?"])
     yield ("example-options-not-a-mapping",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "options:\n  hand: 2\n",
                                                         "options: 2\n")}, E,
