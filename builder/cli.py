@@ -42,7 +42,8 @@ def print_report(report, stream=sys.stdout) -> None:
         print(line, file=stream)
     n_err = len(report.diagnostics.errors)
     n_warn = len(report.diagnostics) - n_err
-    print(f"checked {len(report.games)} games, {report.example_count} examples: "
+    n_games = len(report.games)
+    print(f"checked {n_games} game{'s' if n_games != 1 else ''}, {report.example_count} examples: "
           f"{c['pass']} passed, {c['fail'] + c['error']} failed; "
           f"{n_err} error{'s' if n_err != 1 else ''}"
           + (f", {n_warn} warning{'s' if n_warn != 1 else ''}" if n_warn else ""), file=stream)
@@ -140,7 +141,8 @@ def cmd_record(args) -> int:
                 return 0
             print(diff, end="")
             print(f"rewrote the expectations above in {args.update}, marked as a draft: read "
-                  f"the changes against the rules, then delete its 'draft:' line")
+                  f"the changes against the rules, rewrite any comment that described the "
+                  f"old behaviour, then delete its 'draft:' line")
             return 0
         if args.game is None:
             print("error: name a game (warbook record GAME --bots, or warbook record GAME "

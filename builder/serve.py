@@ -203,6 +203,36 @@ def ignore(change: Any, path: str) -> bool:
     return name.startswith(".") or name.endswith("~") or "__pycache__" in path
 
 
+def remember_yaml() -> None:
+    """In this long-running process, parse each content file again only when its bytes
+    change (a copy of the remembered parse is handed out, so nothing can alter it): a save
+    then costs the parse of one file instead of every file of every game."""
+    import copy
+    import hashlib
+
+    from . import content as loader
+
+    if getattr(loader.load_yaml, "remembers", False):
+        return
+    parse = loader.load_yaml
+    memo: dict[tuple, tuple[bytes, Any]] = {}
+
+    def load_yaml(path: Path, display: str | None = None) -> Any:
+        try:
+            digest = hashlib.sha1(Path(path).read_bytes()).digest()
+        except OSError:
+            return parse(path, display)
+        key = (str(path), display)
+        hit = memo.get(key)
+        if hit is None or hit[0] != digest:
+            hit = (digest, parse(path, display))  # a syntax error raises, and is not kept
+            memo[key] = hit
+        return copy.deepcopy(hit[1])
+
+    load_yaml.remembers = True  # type: ignore[attr-defined]
+    loader.load_yaml = load_yaml
+
+
 def rebuild(content: Path, out: Path, say: Callable[[str], None],
             shown: Callable[[str | None], None]) -> str | None:
     """Check, then build the website alone and call ``shown`` (the page can reload), then
@@ -249,6 +279,7 @@ def serve(content: Path, out: Path, port: int = 8000, say: Callable[[str], None]
 
     content, out = Path(content).resolve(), Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    remember_yaml()
     state, stopping = State(), threading.Event()
     try:
         server = Server(("127.0.0.1", port), make_handler(out, state, stopping))

@@ -1,7 +1,7 @@
 """Incremental builds: change one input of each kind and exactly the outputs that depend on
 it are rewritten; everything else keeps its file (same modification time, same bytes).
 
-The expected sets come from the dependency table in docs/incremental-builds.md (what each
+The expected sets come from the dependency table in docs/authoring.md (what each
 output is made from), worked out here by hand for a two-game project (War and Peace), not
 from the build's own manifest. A rewritten file has a new modification time; a file whose
 text must change (the rulebook whose comment changed) must also have new bytes."""
