@@ -18,7 +18,7 @@ from typing import Any
 from .diagnostics import Diagnostics, Located, suggest, yaml_value
 from .engine.core import (
     Card, CardError, DecisionFormatError, Event, GameDef, IllegalDecision, SetupError, State,
-    Zone, fmt_value, parse_cards,
+    Zone, jsonable, parse_cards,
 )
 from .model import Content, Example, Game, Step
 from .yamlsrc import LocDict, LocList

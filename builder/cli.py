@@ -45,8 +45,7 @@ def print_report(report, stream=None) -> None:
         print(line, file=stream)
     n_err = len(report.diagnostics.errors)
     n_warn = len(report.diagnostics) - n_err
-    n_games = len(report.games)
-    print(f"checked {n_games} game{'s' if n_games != 1 else ''}, {report.example_count} examples: "
+    print(f"checked {len(report.games)} games, {report.example_count} examples: "
           f"{c['pass']} passed, {c['fail'] + c['error']} failed; "
           f"{n_err} error{'s' if n_err != 1 else ''}"
           + (f", {n_warn} warning{'s' if n_warn != 1 else ''}" if n_warn else ""), file=stream)
