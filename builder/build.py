@@ -163,7 +163,7 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
             new.units[u] = entry
         new.check = {"ok": True, "games": [g.game.slug for g in report.games]}
         new.write(staging)
-        moved = publish(staging, out)
+        publish(staging, out)
     except RenderError as e:
         raise BuildError(str(e)) from None
     finally:
@@ -177,8 +177,9 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
             f"{', '.join(sorted(reused))}")
     if site_note:
         say(site_note)
+    total = sum(len(e.get("files") or {}) for e in new.units.values())
     say(f"built {', '.join(rebuilt) or 'nothing'} into {out} "
-        f"({len(moved)} files in place) in {time.perf_counter() - t0:.1f} s")
+        f"({total} files in place) in {time.perf_counter() - t0:.1f} s")
     return 0
 
 

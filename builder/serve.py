@@ -243,8 +243,10 @@ def rebuild(content: Path, out: Path, say: Callable[[str], None],
 
     from .build import BuildError, build
     from .check import run_check
+    from .incremental import Manifest
 
     t0 = time.perf_counter()
+    first_key = None
     report = run_check(content)
     if not report.ok:
         text = "\n".join(d.format() for d in report.diagnostics.errors)
@@ -259,10 +261,14 @@ def rebuild(content: Path, out: Path, say: Callable[[str], None],
         except BuildError as e:
             shown(f"error: {e}")
             return f"error: {e}"
+        site_key = Manifest.read(out).units.get("site", {}).get("key")
         if site_only:
             say(f"  site rebuilt in {time.perf_counter() - t0:.2f} s; reloading the page")
             shown(None)
+            first_key = site_key
         else:
+            if site_key != first_key:  # the pages now link PDFs that were not there before
+                shown(None)
             for ln in buf.getvalue().splitlines():
                 if ln.startswith(("built", "reused")):
                     say("  " + ln)
