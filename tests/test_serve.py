@@ -78,6 +78,10 @@ class Events:
         except Exception:  # noqa: BLE001 - the server went away
             self.q.put("closed")
 
+    def drain(self) -> None:
+        while not self.q.empty():
+            self.q.get()
+
     def next(self, timeout: float = 120) -> str:
         return self.q.get(timeout=timeout)
 
@@ -106,6 +110,8 @@ def test_serve_rebuilds_reloads_shows_errors_and_stops(tmp_path):
         url, port = url_q.get(timeout=300)
         page_url = url + "site/war.html"
         events = Events(port)
+        time.sleep(1)  # a reload for the first build may still be on its way: not ours
+        events.drain()
         first = urlopen(page_url).read().decode()
         assert f'src="{PREFIX}reload.js"' in first
         assert "warbook-serve-error" not in first
