@@ -72,7 +72,7 @@ def publish(staging: Path, out: Path) -> list[Path]:
 
 def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
           ink: str = "full", quiet: bool = False, four_colour: bool = False,
-          reuse: bool = True, paper_key: str | None = None, site_only: bool = False) -> int:
+          reuse: bool = True, site_only: bool = False) -> int:
     """Render everything into ``out``; returns 0. Raises :class:`BuildError` (and leaves
     ``out`` as it was) when any stage fails, in this process or a forked one.
 
@@ -102,7 +102,7 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
             known = ", ".join(g.game.slug for g in report.games)
             raise BuildError(f"no game '{game}' (games: {known})")
     out = Path(out)
-    inputs = inc.Inputs(report.content.root, options_of(paper_key or paper, ink, four_colour))
+    inputs = inc.Inputs(report.content.root, options_of(paper, ink, four_colour))
     old = inc.Manifest.read(out) if reuse else inc.Manifest()
     new = inc.Manifest(check=dict(old.check))
     slugs = [g.game.slug for g in games]
@@ -197,6 +197,22 @@ def _book_info(entry: dict, pdf_dir: Path):
                     count=b["count"], pages=b["pages"])
 
 
+def index_paper(content_root: Path) -> str | None:
+    """``book.paper`` of the content's ``index.yaml`` (a4 when it says none); None when
+    the file cannot be read as YAML (then the check will say why)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load((Path(content_root) / "index.yaml").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return "a4"
+    except (OSError, ValueError, yaml.YAMLError):
+        return None
+    book = data.get("book") if isinstance(data, dict) else None
+    paper = book.get("paper", "a4") if isinstance(book, dict) else "a4"
+    return paper if isinstance(paper, str) else None
+
+
 def up_to_date(content_root: Path, out: Path, paper: str | None, ink: str = "full",
                four_colour: bool = False) -> int | None:
     """If the previous whole build into ``out`` was made from exactly these inputs and
@@ -208,7 +224,10 @@ def up_to_date(content_root: Path, out: Path, paper: str | None, ink: str = "ful
     old = inc.Manifest.read(out)
     if not old.units or not old.check.get("ok"):
         return None
-    inputs = inc.Inputs(content_root, options_of(paper or "index", ink, four_colour))
+    paper = paper or index_paper(content_root)
+    if paper is None:
+        return None
+    inputs = inc.Inputs(content_root, options_of(paper, ink, four_colour))
     if sorted(old.check.get("games") or []) != inputs.slugs:
         return None
     units = inc.units_for(inputs.slugs, whole=True)

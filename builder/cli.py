@@ -112,7 +112,7 @@ def cmd_build(args) -> int:
     try:
         return build(report, Path(args.out), paper=args.paper or report.content.book.paper,
                      game=args.game, ink=ink, four_colour=args.four_colour,
-                     reuse=not args.clean, paper_key=args.paper or "index")
+                     reuse=not args.clean)
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
         if e.internal:

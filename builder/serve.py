@@ -257,7 +257,7 @@ def rebuild(content: Path, out: Path, say: Callable[[str], None],
         buf = io.StringIO()
         try:
             with contextlib.redirect_stdout(buf):
-                build(report, out, paper=paper, paper_key="index", site_only=site_only)
+                build(report, out, paper=paper, site_only=site_only)
         except BuildError as e:
             shown(f"error: {e}")
             return f"error: {e}"

@@ -77,6 +77,7 @@ def test_each_kind_of_input_rewrites_exactly_its_outputs(project, monkeypatch):
     # nothing changed: nothing rewritten, and the command line would not even check
     assert run(content, out) == set()
     assert up_to_date(content, out, "a4", "full", False) == len(files)
+    assert up_to_date(content, out, None, "full", False) == len(files)  # index.yaml: a4
     assert up_to_date(content, out, "letter", "full", False) is None
     old = snapshot(out)
 
