@@ -45,6 +45,14 @@ def test_inject_shows_the_error_escaped_at_the_top_of_the_body():
     assert "showing the last good output" in out
 
 
+def save(path: Path, text: str) -> None:
+    """Save as editors do: a hidden file beside it, renamed over it (so the watcher never
+    sees a half-written file)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
 def small_content(tmp: Path) -> Path:
     """War and Peace only: the smallest games, so each build takes seconds."""
     content = tmp / "content"
@@ -86,6 +94,17 @@ class Events:
         return self.q.get(timeout=timeout)
 
 
+def reload_until(events: Events, url: str, ready, tries: int = 3) -> str:
+    """The page after the next reload event that shows it ``ready`` (a save may take more
+    than one rebuild: the website first, then the PDFs)."""
+    for _ in range(tries):
+        assert events.next() == "reload"
+        page = urlopen(url).read().decode()
+        if ready(page):
+            return page
+    raise AssertionError(f"no reload brought the expected page; last: {page[:2000]}")
+
+
 @pytest.mark.slow
 @pytest.mark.build
 def test_serve_rebuilds_reloads_shows_errors_and_stops(tmp_path):
@@ -123,28 +142,23 @@ def test_serve_rebuilds_reloads_shows_errors_and_stops(tmp_path):
         edited = good.replace("soldiers are never compared.",
                               "soldiers are never compared, not even by a lighthouse keeper.")
         assert edited != good
-        example.write_text(edited)
-        assert events.next() == "reload"
-        page = urlopen(page_url).read().decode()
-        assert "not even by a lighthouse keeper" in page
+        example.write_text(edited)  # written in place: a half-written file may be seen first
+        page = reload_until(events, page_url, lambda p: "not even by a lighthouse keeper" in p)
         assert "warbook-serve-error" not in page
 
         # break the expectation: the error, located, on the page; the last good page stays
         broken = edited.replace("trick.cards: 10", "trick.cards: 11")
-        example.write_text(broken)
-        assert events.next() == "reload"
+        save(example, broken)
         row = next(i for i, ln in enumerate(broken.splitlines(), 1) if "trick.cards: 11" in ln)
         col = broken.splitlines()[row - 1].index("11") + 1
-        page = urlopen(page_url).read().decode()
+        page = reload_until(events, page_url, lambda p: "warbook-serve-error" in p)
         assert f"02-one-war.yaml:{row}:{col}: error:" in page
         assert "expected 11, got 10" in page
         assert "not even by a lighthouse keeper" in page  # the last good output
         assert f"02-one-war.yaml:{row}:{col}: error:" in "".join(lines)  # and the terminal
 
-        example.write_text(edited)  # repaired
-        assert events.next() == "reload"
-        page = urlopen(page_url).read().decode()
-        assert "warbook-serve-error" not in page
+        save(example, edited)  # repaired
+        page = reload_until(events, page_url, lambda p: "warbook-serve-error" not in p)
         assert "not even by a lighthouse keeper" in page
     finally:
         proc.send_signal(signal.SIGINT)
