@@ -18,8 +18,8 @@ mutant that makes a loop endless: counted as killed, as mutmut's own score does)
 *no tests* when no test reaches it (counted as survived: nothing would notice it).
 
 A whole run is hours on two cores (check.py alone has about 900 mutants, the engines
-several thousand), so by default each module is measured on a seeded random sample of its
-mutants (``--sample 120 --seed 1``): the score is then an estimate, printed with its 95 %
+several thousand), so by default each group is measured on a seeded random sample of its
+mutants (``--seed 1``; 120 for a module, 200 for the engines): the score is then an estimate, printed with its 95 %
 Wilson interval; ``--sample 0`` tests every mutant.
 
 The score is killed / (all - equivalent). ``tests/mutation/equivalent.txt`` lists the
@@ -54,6 +54,7 @@ class Group:
     tests: list[str]
     pytest_args: list[str] = field(default_factory=list)
     target: float = 0.90
+    sample: int = 120          # mutants drawn from the whole group when sampling
 
 
 GROUPS = [
@@ -62,9 +63,9 @@ GROUPS = [
     Group("build", ["builder/build.py"],
           ["tests/test_forked.py", "tests/test_build_failures.py", "tests/test_publish.py"], []),
     Group("engines", ["builder/engine/*.py"], ["tests/"], ["-m", "not slow and not browser"],
-          target=0.85),
+          target=0.85, sample=200),
     Group("geometry", ["builder/render/pnp/layout.py"], ["tests/"],
-          ["-m", "not browser"], target=0.85),
+          ["-m", "not browser"], target=0.85, sample=60),
 ]
 
 STATUS = {  # mutmut's exit-code classes, as `mutmut results --all true` prints them
@@ -130,30 +131,64 @@ def run_group(group: Group, work: Path, children: int, sample: int, seed: int) -
     # reach which function, then stops before testing any mutant.
     subprocess.run(mutmut + ["no-such-mutant"], cwd=dest, env=env, check=False,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    chosen = []
-    rng = random.Random(seed)
-    for module, names in mutant_names(dest).items():
-        take = names if not sample or sample >= len(names) else rng.sample(names, sample)
-        print(f"   {module}: {len(take)} of {len(names)} mutants", flush=True)
-        chosen += take
+    everything = mutant_names(dest)
+    pool = [name for names in everything.values() for name in names]
+    size = group.sample if sample is None else sample
+    chosen = pool if not size or size >= len(pool) else random.Random(seed).sample(pool, size)
+    for module, names in everything.items():
+        print(f"   {module}: {len(set(names) & set(chosen))} of {len(names)} mutants", flush=True)
     (dest / "sample.json").write_text(json.dumps({"sample": sample, "seed": seed,
                                                   "mutants": sorted(chosen)}))
     for start in range(0, len(chosen), 200):
         subprocess.run(mutmut + chosen[start:start + 200], cwd=dest, env=env, check=False)
+    run_untraced(group, dest, chosen)
 
 
-def results(group: Group, work: Path) -> dict[str, str]:
-    dest = work / group.name
-    if not (dest / "mutants").exists():
-        return {}
+def run_untraced(group: Group, dest: Path, chosen: list[str]) -> None:
+    """mutmut runs a mutant only against the tests it saw reach the mutated function, and it
+    sees only what runs in the test's own process: code that runs in a forked child (the
+    build's second process) is "no tests" to it although tests do exercise it. Each such
+    mutant of the sample is run here against all of the group's tests, the way mutmut runs
+    one (MUTANT_UNDER_TEST names it; the mutated copy is first on the path), and recorded
+    in ``untraced.json``: killed when a test fails or the run times out."""
+    statuses = mutmut_results(dest)
+    untraced = {}
+    for name in chosen:
+        if statuses.get(name) != "no tests":
+            continue
+        env = dict(os.environ, MUTANT_UNDER_TEST=name, PYTHONDONTWRITEBYTECODE="1")
+        args = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                *group.pytest_args, *[t for t in group.tests if (dest / "mutants" / t).exists()]]
+        try:
+            proc = subprocess.run(args, cwd=dest / "mutants", env=env, capture_output=True,
+                                  timeout=900, check=False)
+            untraced[name] = "killed" if proc.returncode not in (0, 5) else "survived"
+        except subprocess.TimeoutExpired:
+            untraced[name] = "timeout"
+        print(f"   {name}: {untraced[name]} (run against all of the group's tests)", flush=True)
+    (dest / "untraced.json").write_text(json.dumps(untraced, indent=1))
+
+
+def mutmut_results(dest: Path) -> dict[str, str]:
     out = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"],
                          cwd=dest, capture_output=True, text=True, check=False).stdout
-    chosen = set(json.loads((dest / "sample.json").read_text())["mutants"])
     found = {}
     for line in out.splitlines():
         m = re.match(r"\s*(\S+): (.+)$", line)
-        if m and m.group(2) in STATUS and m.group(1) in chosen:
+        if m and m.group(2) in STATUS:
             found[m.group(1)] = m.group(2)
+    return found
+
+
+def results(group: Group, work: Path) -> dict[str, str]:
+    """The sample's statuses, with the untraced mutants' own runs in place of "no tests"."""
+    dest = work / group.name
+    if not (dest / "sample.json").exists():
+        return {}
+    chosen = set(json.loads((dest / "sample.json").read_text())["mutants"])
+    found = {n: s for n, s in mutmut_results(dest).items() if n in chosen}
+    if (dest / "untraced.json").exists():
+        found.update(json.loads((dest / "untraced.json").read_text()))
     return found
 
 
@@ -185,7 +220,23 @@ def module_of(mutant: str) -> str:
     return dotted.replace(".", "/") + ".py"
 
 
+def score_row(label: str, statuses: dict[str, str], listed: dict[str, str],
+              target: float | None) -> tuple[str, bool]:
+    """One line of the table, and whether it reaches the target (None: no target)."""
+    killed = [n for n, s in statuses.items() if STATUS[s] == "killed"]
+    equiv = [n for n, s in statuses.items() if STATUS[s] == "survived" and n in listed]
+    alive = [n for n, s in statuses.items() if STATUS[s] == "survived" and n not in listed]
+    counted = len(killed) + len(alive)
+    score = len(killed) / counted if counted else 1.0
+    low, high = wilson(len(killed), counted)
+    ok = target is None or score >= target
+    mark = "" if target is None else f"{target:.0%} {'ok' if ok else 'BELOW'}"
+    return (f"{label:38} {len(statuses):6} {len(killed):6} {len(equiv):6} {len(alive):8} "
+            f"{score:6.1%} {low:6.1%}-{high:6.1%}  {mark}"), ok
+
+
 def report(groups: list[Group], work: Path, show: bool) -> int:
+    """The table: a row per module, and per group (the target applies to the group)."""
     listed = equivalents()
     failed = 0
     print(f"{'module':38} {'tested':>6} {'killed':>6} {'equiv.':>6} {'survived':>8} "
@@ -199,25 +250,20 @@ def report(groups: list[Group], work: Path, show: bool) -> int:
         by_module: dict[str, dict[str, str]] = {}
         for name, status in found.items():
             by_module.setdefault(module_of(name), {})[name] = status
-        for module, statuses in sorted(by_module.items()):
-            killed = [n for n, s in statuses.items() if STATUS[s] == "killed"]
-            equiv = [n for n, s in statuses.items() if STATUS[s] == "survived" and n in listed]
-            alive = [n for n, s in statuses.items() if STATUS[s] == "survived"
-                     and n not in listed]
-            counted = len(killed) + len(alive)
-            score = len(killed) / counted if counted else 1.0
-            mark = "ok" if score >= group.target else "BELOW"
-            failed |= score < group.target
-            low, high = wilson(len(killed), counted)
-            print(f"{module:38} {len(statuses):6} {len(killed):6} {len(equiv):6} "
-                  f"{len(alive):8} {score:6.1%} {low:6.1%}-{high:6.1%}  {group.target:.0%} "
-                  f"{mark}")
-            wrongly = [n for n in killed if n in listed]
-            for n in wrongly:
-                print(f"    listed as equivalent but killed: {n}")
-            if show:
-                for n in sorted(alive):
-                    print(f"    survived: {n}  ({statuses[n]})")
+        if len(by_module) > 1:
+            for module, statuses in sorted(by_module.items()):
+                print(score_row("  " + module, statuses, listed, None)[0])
+        label = f"{group.name}: {', '.join(group.modules)}" if len(by_module) > 1 \
+            else next(iter(by_module))
+        line, ok = score_row(label, found, listed, group.target)
+        print(line)
+        failed |= not ok
+        for n in sorted(n for n in found if n in listed and STATUS[found[n]] == "killed"):
+            print(f"    listed as equivalent but killed: {n}")
+        if show:
+            for n, status in sorted(found.items()):
+                if STATUS[status] == "survived" and n not in listed:
+                    print(f"    survived: {n}  ({status})")
     return failed
 
 
@@ -230,8 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--children", type=int, default=os.cpu_count() or 2,
                     help="mutants tested at once (default: one per core)")
     ap.add_argument("--report", action="store_true", help="print the last results only")
-    ap.add_argument("--sample", type=int, default=120,
-                    help="mutants tested per module, drawn at random (0: all; default 120)")
+    ap.add_argument("--sample", type=int, default=None,
+                    help="mutants tested per group, drawn at random from all its modules' "
+                         "(0: all; default: the group's own size, 60 to 200)")
     ap.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
     ap.add_argument("--survivors", action="store_true", help="list each surviving mutant")
     args = ap.parse_args(argv)
