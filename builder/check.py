@@ -413,7 +413,7 @@ class Replayer:
                                  f"got {yaml_value(w)}")
                 return False
             kind = str(spec.get("kind", ""))
-            if kind not in self.gamedef.event_kinds:
+            if "kind" in spec and kind not in self.gamedef.event_kinds:
                 self.diags.error(at, f"{label}: events: unknown event kind "
                                  f"'{kind}'{suggest(kind, self.gamedef.event_kinds)} (this "
                                  f"game's events: {', '.join(self.gamedef.event_kinds)})")
@@ -542,7 +542,7 @@ def match_events(want: Any, events: list[Event], names: dict[str, str] | None = 
             i += 1
         else:
             later = any(_event_matches(spec, e, names or {}) for e in events)
-            what = yaml_value(spec if len(spec) > 1 else spec.get("kind"))
+            what = yaml_value(spec["kind"] if list(spec) == ["kind"] else spec)
             return out(f"no event {what}" + (" after the ones listed before it (the events "
                                               "are expected in this order)" if later else
                                               " among the step's events"), n)

@@ -136,3 +136,11 @@ def test_a_duplicate_card_names_both_places(tmp_path):
         f":{second}: error: example 'war-one-war': card 8S is in the setup more than once "
         f"(the game has one of each card): here in p2.deck, and first in p1.deck at "
         f"{errors[0].path}:{once}")
+
+
+def test_an_event_without_a_kind_is_not_called_unknown(tmp_path):
+    errors, path, text = broken(tmp_path, "war", "02-one-war.yaml",
+                                "{kind: take, player: p1, count: 10}", "{player: p2, count: 10}")
+    assert first(errors, path) == (
+        f":{place(text, '{player: p2')}: error: example 'war-one-war', step 1: events: no "
+        f"event {{player: p2, count: 10}} among the step's events")
