@@ -284,6 +284,8 @@ def serve(content: Path, out: Path, port: int = 8000, say: Callable[[str], None]
     import watchfiles
 
     content, out = Path(content).resolve(), Path(out).resolve()
+    if not content.is_dir():
+        raise ServeError(f"no content folder {content} (give one with --content DIR)")
     out.mkdir(parents=True, exist_ok=True)
     remember_yaml()
     state, stopping = State(), threading.Event()
