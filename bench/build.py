@@ -42,7 +42,9 @@ c0 = os.times()
 if mode == "pdf":
     from builder.build import render_pdfs
     t1 = time.perf_counter()
-    pages = render_pdfs(report, report.games, out, say=lambda m: None)
+    render_pdfs(report, report.games, out, say=lambda m: None)
+    import pikepdf
+    pages = sum(len(pikepdf.open(f).pages) for f in out.glob("*.pdf"))
     t_pdf = time.perf_counter() - t1
 elif mode == "full":
     from builder.build import build

@@ -179,9 +179,18 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
-          ink: str = "full", quiet: bool = False, four_colour: bool = False) -> int:
+          ink: str = "full", quiet: bool = False, four_colour: bool = False,
+          reuse: bool = True, site_only: bool = False) -> int:
     """Render everything into ``out``; returns 0. Raises :class:`BuildError` (and leaves
-    ``out`` as it was) when any stage fails, in this process or a forked one."""
+    ``out`` as it was) when any stage fails, in this process or a forked one.
+
+    With ``reuse`` (the default), every unit of the build whose inputs did not change since
+    the previous build into ``out`` (see :mod:`.incremental`) is carried over instead of
+    rendered again. ``game`` renders that game's rulebook, components and the website;
+    the compendium and the deck are carried over from the previous output as they are.
+    ``site_only`` renders the website alone and carries everything else over (``serve``
+    shows the new page first, then builds the rest)."""
+    from . import incremental as inc
     from .render import fonts
     from .render.book.glyphs import face
     from .render.pnp import components
@@ -200,33 +209,143 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
         if not games:
             known = ", ".join(g.game.slug for g in report.games)
             raise BuildError(f"no game '{game}' (games: {known})")
+    out = Path(out)
+    inputs = inc.Inputs(report.content.root, options_of(paper, ink, four_colour))
+    old = inc.Manifest.read(out) if reuse else inc.Manifest()
+    new = inc.Manifest(check=dict(old.check))
+    slugs = [g.game.slug for g in games]
+    units = ["site"] if site_only else inc.units_for(slugs, whole=game is None)
+    keys = {u: inputs.key(u) for u in units if u != "site"}
+    reused = {u for u in keys if reuse and old.intact(u, keys[u], out)}
+    if game is not None or site_only:  # carried over as they are, keys and all
+        for u, entry in old.units.items():
+            if u not in keys and old.intact(u, entry.get("key"), out):
+                new.units[u] = entry
     staging = _staging(out)
     t0 = time.perf_counter()
     children: list[Forked] = []
     try:
         pdf_dir = staging / "pdf"
         pdf_dir.mkdir()
-        # The component sheets need nothing from the rulebooks: they are drawn in a child
-        # process while the rulebooks are laid out.
-        children.append(Forked("component sheets", lambda: components.render_all(
-            report, games, staging, paper=paper, ink=ink, whole=game is None, say=say)))
-        render_pdfs(report, games, pdf_dir, paper=paper, four_colour=four_colour,
-                    compendium=game is None, say=say, children=children)
+        carried = [u for u in units if u in reused] + [u for u in new.units
+                                                       if u not in units and u != "site"]
+        for u in carried:
+            inc.link_into(out, staging, (old.units[u].get("files") or {}).keys())
+        draw = [gr for gr in games if f"components:{gr.game.slug}" in keys
+                and f"components:{gr.game.slug}" not in reused]
+        deck = "deck" in keys and "deck" not in reused
+        if draw or deck:
+            # The component sheets need nothing from the rulebooks: they are drawn in a
+            # child process while the rulebooks are laid out.
+            children.append(Forked("component sheets", lambda: components.render_all(
+                report, draw, staging, paper=paper, ink=ink, whole=deck, say=say)))
+        done_books = {gr.game.slug: _book_info(old.units[f"book:{gr.game.slug}"], pdf_dir)
+                      for gr in games if f"book:{gr.game.slug}" in reused}
+        compendium = "compendium" in keys and "compendium" not in reused
+        infos = {}
+        if not site_only:
+            infos = render_pdfs(report, games, pdf_dir, paper=paper, four_colour=four_colour,
+                                compendium=compendium, say=say, children=children,
+                                done=done_books)
         for child in children:
             child.join()
-        if game is None:  # the website links the PDFs that now exist
+        keys["site"] = inputs.key("site", (p.name for p in pdf_dir.glob("*.pdf")))
+        if reuse and old.intact("site", keys["site"], out):
+            reused.add("site")
+            inc.link_into(out, staging, old.units["site"]["files"].keys())
+        site_note = ""
+        if "site" in reused:
+            site_note = "site/ reused"
+        else:  # the website links the PDFs that now exist
             site.render_site(report, staging, say=say)
-            with open(staging / ".replace-dirs", "a") as f:
-                f.write("site\n")
-        moved = publish(staging, out)
+            if reuse:
+                kept, rewritten = inc.keep_unchanged(out, staging, "site")
+                site_note = f"site/: {rewritten} files rewritten, {kept} unchanged"
+        with open(staging / ".replace-dirs", "a") as f:
+            f.write("site\n")
+        for u in units:
+            entry = {"key": keys[u], "files": inc.stat_files(staging, inc.unit_files(u, staging))}
+            if u.startswith("book:"):
+                info = infos[u.partition(":")[2]]
+                entry["book"] = {"title": info.title, "count": info.count, "pages": info.pages}
+            new.units[u] = entry
+        new.check = {"ok": True, "games": [g.game.slug for g in report.games]}
+        new.write(staging)
+        publish(staging, out)
     except RenderError as e:
         raise BuildError(str(e)) from None
     finally:
         for child in children:
             child.kill()
         shutil.rmtree(staging, ignore_errors=True)
-    say(f"built {len(moved)} files into {out} in {time.perf_counter() - t0:.1f} s")
+    rebuilt = [u for u in units if u not in reused]
+    if reused:
+        n = sum(len(old.units[u].get("files") or {}) for u in reused)
+        say(f"reused {len(reused)} of {len(units)} parts unchanged ({n} files): "
+            f"{', '.join(sorted(reused))}")
+    if site_note:
+        say(site_note)
+    total = sum(len(e.get("files") or {}) for e in new.units.values())
+    say(f"built {', '.join(rebuilt) or 'nothing'} into {out} "
+        f"({total} files in place) in {time.perf_counter() - t0:.1f} s")
     return 0
+
+
+def options_of(paper: str | None, ink: str, four_colour: bool) -> dict:
+    """The build options that change what is rendered (they are part of the keys)."""
+    return {"paper": paper, "ink": ink, "four_colour": bool(four_colour)}
+
+
+def _book_info(entry: dict, pdf_dir: Path):
+    from .render.book.pdf import BookInfo
+
+    b = entry["book"]
+    slug = next(iter(entry["files"])).split("/")[-1][:-len("-rules.pdf")]
+    return BookInfo(slug=slug, title=b["title"], path=pdf_dir / f"{slug}-rules.pdf",
+                    count=b["count"], pages=b["pages"])
+
+
+def index_paper(content_root: Path) -> str | None:
+    """``book.paper`` of the content's ``index.yaml`` (a4 when it says none); None when
+    the file cannot be read as YAML (then the check will say why)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load((Path(content_root) / "index.yaml").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return "a4"
+    except (OSError, ValueError, yaml.YAMLError):
+        return None
+    book = data.get("book") if isinstance(data, dict) else None
+    paper = book.get("paper", "a4") if isinstance(book, dict) else "a4"
+    return paper if isinstance(paper, str) else None
+
+
+def up_to_date(content_root: Path, out: Path, paper: str | None, ink: str = "full",
+               four_colour: bool = False) -> int | None:
+    """If the previous whole build into ``out`` was made from exactly these inputs and
+    its files are untouched, the number of its files (nothing needs doing, not even the
+    check: the same inputs passed it); else None. Cheap: it hashes the inputs and stats
+    the outputs, and loads no renderer."""
+    from . import incremental as inc
+
+    old = inc.Manifest.read(out)
+    if not old.units or not old.check.get("ok"):
+        return None
+    paper = paper or index_paper(content_root)
+    if paper is None:
+        return None
+    inputs = inc.Inputs(content_root, options_of(paper, ink, four_colour))
+    if sorted(old.check.get("games") or []) != inputs.slugs:
+        return None
+    units = inc.units_for(inputs.slugs, whole=True)
+    if set(units) != set(old.units):
+        return None
+    pdfs = [p.name for p in (Path(out) / "pdf").glob("*.pdf")]
+    for u in units:
+        if not old.intact(u, inputs.key(u, pdfs), out):
+            return None
+    return sum(len(old.units[u].get("files") or {}) for u in units)
 
 
 def book_cost(gr) -> int:
@@ -237,9 +356,11 @@ def book_cost(gr) -> int:
 
 def render_pdfs(report: Report, games: list, pdf_dir: Path, *, paper: str = "a4",
                 four_colour: bool = False, compendium: bool = True, say=print,
-                children: list | None = None) -> int:
+                children: list | None = None, done: dict | None = None) -> dict:
     """Write ``<slug>-rules.pdf`` for each game and, with ``compendium``, bind
-    ``compendium.pdf`` from them. Returns the number of pages written.
+    ``compendium.pdf`` from them. ``done``: the rulebooks already in ``pdf_dir`` (slug ->
+    :class:`BookInfo`, carried over from the previous build), not written again. Returns
+    every game's BookInfo by slug.
 
     The rulebooks are shared between this process and one forked child, so both cores
     work: each takes the next book from one queue, the costliest first, writes its HTML,
@@ -253,7 +374,10 @@ def render_pdfs(report: Report, games: list, pdf_dir: Path, *, paper: str = "a4"
     books = BookRenderer(paper=paper, four_colour=four_colour,
                          templates=overrides_of(report.content.root),
                          accent=report.content.book.accent, logo=report.content.book.logo)
-    order = sorted(games, key=lambda gr: -book_cost(gr))
+    done = done or {}
+    if not compendium and len(done) == len(games):
+        return dict(done)
+    order = sorted((gr for gr in games if gr.game.slug not in done), key=lambda gr: -book_cost(gr))
     next_book = multiprocessing.get_context("fork").Value("i", 0)
 
     def take():
@@ -286,13 +410,12 @@ def render_pdfs(report: Report, games: list, pdf_dir: Path, *, paper: str = "a4"
         if child is not None:
             child.kill()
     by_slug = {i.slug: i for i in infos}
+    by_slug.update(done)
     infos = [by_slug[gr.game.slug] for gr in games]
-    pages = sum(i.count for i in infos)
     if front is not None:
         n = books.bind_compendium(front, infos, pdf_dir / "compendium.pdf")
         say(f"wrote pdf/compendium.pdf ({n} pages)")
-        pages += n
-    return pages
+    return by_slug
 
 
 class Forked:

@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .diagnostics import Diagnostics, Located
+from .diagnostics import Diagnostics, Located, suggest, yaml_value
 from .engine.core import (
     Card, CardError, DecisionFormatError, Event, GameDef, IllegalDecision, SetupError, State,
-    Zone, fmt_value, parse_cards,
+    Zone, jsonable, parse_cards,
 )
 from .model import Content, Example, Game, Step
 from .yamlsrc import LocDict, LocList
@@ -115,10 +115,13 @@ class Report:
 
 
 def show_value(v: Any) -> str:
+    """A value as the designer writes it: cards as ``QH``, ``true``/``false``, ``null``."""
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(show_value(x) for x in v) + "]"
     if isinstance(v, Card):
         return str(v)
+    if isinstance(v, bool) or v is None or isinstance(v, dict):
+        return yaml_value(v)
     return str(v)
 
 
@@ -172,6 +175,7 @@ class Replayer:
         ok = True
         from collections import Counter
         counts: Counter = Counter()
+        first: dict = {}
         for name, cards in piles.items():
             if cards is None:
                 continue
@@ -183,20 +187,25 @@ class Replayer:
                 try:
                     card = Card.parse(raw)
                 except CardError as e:
-                    self.diags.error(cards.at(i), f"example '{ex.id}': {e}")
+                    self.diags.error(cards.at(i), f"example '{ex.id}': {e}"
+                                     + suggest(str(raw).strip().upper(), DECK_NAMES))
                     ok = False
                     continue
                 group = supply_group(self.gamedef, name)
                 counts[(group, card)] += 1
+                first.setdefault((group, card), (name, cards.at(i)))
                 allowed = supply(group, card)
                 if counts[(group, card)] > allowed:
                     times = "once" if allowed == 1 else f"{allowed} times"
+                    where_first, at = first[(group, card)]
                     self.diags.error(
                         cards.at(i),
                         f"example '{ex.id}': card {card} is in the setup more than {times}"
                         + (f" (the game has it {times})" if allowed != 1 else
                            " (the game has one of each card)")
-                        + (f" in {group}'s cards" if group != "all" else ""),
+                        + (f" in {group}'s cards" if group != "all" else "")
+                        + f": here in {name}, and first in {where_first} at "
+                          f"{at.path}:{at.line}:{at.col}",
                     )
                     ok = False
         return ok
@@ -209,7 +218,11 @@ class Replayer:
         try:
             options = g.resolve(opts_given)
         except SetupError as e:
-            self.diags.error(self.setup_error_where(ex, e.where), f"example '{ex.id}': {e.message}")
+            hint = ""
+            if len(e.where) == 2 and e.where[0] == "options" and e.where[1] not in g.options:
+                hint = suggest(e.where[1], g.options)
+            self.diags.error(self.setup_error_where(ex, e.where),
+                             f"example '{ex.id}': {e.message}{hint}")
             rep.status = "error"
             return rep
         rep.options = options
@@ -368,17 +381,15 @@ class Replayer:
             key = str(key)
             loc = exp.at(key) if isinstance(exp, LocDict) else step.where
             if key == "events":
-                msg = match_events(want, events, self.game.player_names)
-                if msg:
-                    got = "; ".join(f"{e.kind} [{e.rule}] {e.narrate(self.game.player_names)}"
-                                    for e in events)
-                    self.diags.error(loc, f"{label}: events: {msg}",
-                                     detail=f"expected: {show_value(want)}\ngot: {got}\n{before}")
+                if not self.check_events(want, events, label, loc, before):
                     ok = False
                 continue
             if key not in view:
                 known = ", ".join(view)
-                self.diags.error(loc, f"{label}: unknown state '{key}' (this game has: {known}, events)")
+                if isinstance(exp, LocDict):  # at the misspelt name itself
+                    loc = Located(exp.path, *exp.key_pos(key))
+                self.diags.error(loc, f"{label}: unknown state '{key}'{suggest(key, view)} "
+                                 f"(this game has: {known}, events)")
                 ok = False
                 continue
             got = view[key]
@@ -388,6 +399,108 @@ class Replayer:
                                  detail=f"expected: {want_s}\ngot:      {got_s}\n{before}")
                 ok = False
         return ok
+
+
+    def check_events(self, want: Any, events: list[Event], label: str, loc: Located,
+                     before: str) -> bool:
+        """The expected events against the step's: an unknown kind, rule or field is
+        named (with the closest known one); a missing event is shown as YAML beside the
+        closest event the engine produced, field by field, then every event of the step."""
+        names = self.game.player_names
+        items = want if isinstance(want, list) else []
+        for i, w in enumerate(items):
+            at = want.at(i) if isinstance(want, LocList) else loc
+            spec = {"kind": w} if isinstance(w, str) else w if isinstance(w, dict) else None
+            if spec is None:
+                self.diags.error(at, f"{label}: events: an event is a kind such as "
+                                 f"'{next(iter(self.gamedef.event_kinds), 'take')}' or a mapping "
+                                 f"with kind:, player:, rule:, cards:, text: and data fields; "
+                                 f"got {yaml_value(w)}")
+                return False
+            kind = str(spec.get("kind", ""))
+            if "kind" in spec and kind not in self.gamedef.event_kinds:
+                self.diags.error(at, f"{label}: events: unknown event kind "
+                                 f"'{kind}'{suggest(kind, self.gamedef.event_kinds)} (this "
+                                 f"game's events: {', '.join(self.gamedef.event_kinds)})")
+                return False
+            rule = spec.get("rule")
+            if rule is not None and str(rule) not in self.game.rule_index():
+                self.diags.error(at, f"{label}: events: unknown rule id "
+                                 f"'{rule}'{suggest(rule, self.game.rule_index())}")
+                return False
+        msg, missing = match_events(want, events, names, with_index=True)
+        if not msg:
+            return True
+        at = want.at(missing) if isinstance(want, LocList) and missing is not None else loc
+        detail = msg_detail(want, missing, events, names)
+        self.diags.error(at, f"{label}: events: {msg}", detail=f"{detail}\n{before}")
+        return False
+
+
+def _spec_of(w: Any) -> dict:
+    return {"kind": w} if isinstance(w, str) else dict(w)
+
+
+def _field(ev: Event, k: str, names: dict[str, str]) -> Any:
+    if k == "kind":
+        return ev.kind
+    if k == "player":
+        return ev.player
+    if k == "rule":
+        return ev.rule
+    if k == "cards":
+        return [str(c) for c in ev.cards]
+    if k == "text":
+        return ev.narrate(names)
+    return jsonable(ev.data[k]) if k in ev.data else "(no such field)"
+
+
+def event_yaml(ev: Event) -> str:
+    """An event as the designer would write it to expect it exactly."""
+    d: dict[str, Any] = {"kind": ev.kind}
+    if ev.player:
+        d["player"] = ev.player
+    if ev.rule:
+        d["rule"] = ev.rule
+    if ev.cards:
+        d["cards"] = [str(c) for c in ev.cards]
+    d.update({k: jsonable(v) for k, v in ev.data.items()})
+    return yaml_value(d)
+
+
+def closest_event(spec: dict, events: list[Event], names: dict[str, str]) -> int | None:
+    """The index of the event with the most fields as expected (the same kind first)."""
+    if not events:
+        return None
+
+    def score(i: int) -> tuple:
+        ev = events[i]
+        same = sum(1 for k, v in spec.items() if _event_matches({k: v}, ev, names))
+        return (ev.kind == spec.get("kind"), same, -i)
+
+    return max(range(len(events)), key=score)
+
+
+def msg_detail(want: list, missing: int | None, events: list[Event], names: dict[str, str]) -> str:
+    lines = []
+    if missing is not None:
+        spec = _spec_of(want[missing])
+        lines.append(f"expected (event {missing + 1} of {len(want)} listed):")
+        lines.append(f"  {yaml_value(spec)}")
+        c = closest_event(spec, events, names)
+        if c is not None:
+            ev = events[c]
+            lines.append(f"closest event the engine produced (event {c + 1} of {len(events)}):")
+            lines.append(f"  {event_yaml(ev)}")
+            width = max(len(k) for k in spec) + 1
+            lines.append(f"  {'field':<{width}} {'expected':<16} got")
+            for k, v in spec.items():
+                got = _field(ev, k, names)
+                mark = "" if _event_matches({k: v}, ev, names) else "   <- differs"
+                lines.append(f"  {k + ':':<{width}} {yaml_value(v):<16} {yaml_value(got)}{mark}")
+    lines.append(f"events of this step ({len(events)}):")
+    lines += [f"  {i + 1}. {event_yaml(ev)}" for i, ev in enumerate(events)] or ["  (none)"]
+    return "\n".join(lines)
 
 
 def compare(want: Any, got: Any) -> tuple[bool, str, str]:
@@ -412,26 +525,34 @@ def compare(want: Any, got: Any) -> tuple[bool, str, str]:
     return str(want).strip().lower() == str(got).strip().lower(), show_value(want), show_value(got)
 
 
-def match_events(want: Any, events: list[Event], names: dict[str, str] | None = None) -> str:
+def match_events(want: Any, events: list[Event], names: dict[str, str] | None = None,
+                 with_index: bool = False):
     """The listed events must occur in this order among the step's events (others may come
-    between). Each is a kind, or a mapping of kind/player/rule/cards/text fields."""
+    between). Each is a kind, or a mapping of kind/player/rule/cards/text fields. Returns
+    "" or what is wrong (with ``with_index``: and the index of the first listed event not
+    found)."""
+    def out(msg: str, at: int | None = None):
+        return (msg, at) if with_index else msg
+
     if not isinstance(want, list):
-        return "expected a list of event kinds"
+        return out("expected a list of event kinds")
     i = 0
-    for w in want:
+    for n, w in enumerate(want):
         spec = {"kind": w} if isinstance(w, str) else dict(w) if isinstance(w, dict) else None
         if spec is None:
-            return f"cannot read event {w!r}"
+            return out(f"cannot read event {yaml_value(w)}", n)
         while i < len(events):
             if _event_matches(spec, events[i], names or {}):
                 break
             i += 1
         else:
-            return f"no {show_value(spec.get('kind', spec))} event" + (
-                f" matching {fmt_value({k: v for k, v in spec.items() if k != 'kind'})}"
-                if len(spec) > 1 else "") + " (in this order)"
+            later = any(_event_matches(spec, e, names or {}) for e in events)
+            what = yaml_value(spec["kind"] if list(spec) == ["kind"] else spec)
+            return out(f"no event {what}" + (" after the ones listed before it (the events "
+                                              "are expected in this order)" if later else
+                                              " among the step's events"), n)
         i += 1
-    return ""
+    return out("")
 
 
 def _event_matches(spec: dict, ev: Event, names: dict[str, str]) -> bool:
@@ -459,6 +580,10 @@ def _event_matches(spec: dict, ev: Event, names: dict[str, str]) -> bool:
     return True
 
 
+DECK_NAMES = [r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+              for s in "CDHS"]
+
+
 def supply_group(gamedef: GameDef, pile: str) -> str:
     return gamedef.supply_group(pile) if gamedef.supply_group else "all"
 
@@ -483,6 +608,11 @@ def check_content(content: Content, diags: Diagnostics) -> Report:
         rp = Replayer(game, gamedef, diags)
         for ex in game.examples:
             gr.replays.append(rp.replay(ex))
+            if isinstance(ex.raw, LocDict) and "draft" in ex.raw:
+                diags.error(ex.raw.at("draft"), f"example '{ex.id}' is an unreviewed draft "
+                            f"(written by warbook record): a recorded example proves nothing "
+                            f"until a person has read every step against the rules; then "
+                            f"delete its 'draft:' line")
         index = game.rule_index()
         cov: dict[str, list[str]] = {rid: [] for rid in index}
         for r in gr.replays:

@@ -51,10 +51,37 @@ def print_report(report, stream=None) -> None:
           + (f", {n_warn} warning{'s' if n_warn != 1 else ''}" if n_warn else ""), file=stream)
 
 
+def only_game(report, slug: str | None):
+    """The report narrowed to one game (its replays, and the problems found in its folder
+    or outside every game's folder); a located error if there is no such game."""
+    if slug is None:
+        return report, None
+    from .check import Report
+    from .diagnostics import Diagnostics, suggest
+
+    slugs = [g.game.slug for g in report.games]
+    if slug not in slugs:
+        return report, (f"error: no game '{slug}'{suggest(slug, slugs)} "
+                        f"(games: {', '.join(slugs)})")
+    root = Path(report.content.root)
+    others = [str(root / s) for s in slugs if s != slug]
+
+    def mine(d) -> bool:
+        p = str(Path(d.path).resolve()) if d.path else ""
+        return not any(p == o or p.startswith(o + os.sep) for o in others)
+
+    diags = Diagnostics(d for d in report.diagnostics if mine(d))
+    return Report(content=report.content, games=[g for g in report.games if g.game.slug == slug],
+                  diagnostics=diags), None
+
+
 def cmd_check(args) -> int:
     from .check import run_check
 
-    report = run_check(Path(args.content))
+    report, problem = only_game(run_check(Path(args.content)), args.game)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     if args.json:
         json.dump(report.to_json(), sys.stdout, indent=2)
         print()
@@ -64,6 +91,15 @@ def cmd_check(args) -> int:
 
 
 def cmd_build(args) -> int:
+    from .build import up_to_date
+
+    ink = getattr(args, "ink", "full")
+    if args.game is None and not args.clean:
+        n = up_to_date(Path(args.content), Path(args.out), args.paper, ink, args.four_colour)
+        if n is not None:
+            print(f"nothing changed since the last build: reused all {n} files in {args.out} "
+                  f"(the same inputs passed the check then; --clean rebuilds everything)")
+            return 0
     from .check import run_check
 
     report = run_check(Path(args.content))
@@ -75,8 +111,8 @@ def cmd_build(args) -> int:
 
     try:
         return build(report, Path(args.out), paper=args.paper or report.content.book.paper,
-                     game=args.game,
-                     ink=getattr(args, "ink", "full"), four_colour=args.four_colour)
+                     game=args.game, ink=ink, four_colour=args.four_colour,
+                     reuse=not args.clean)
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
         if e.internal:
@@ -84,6 +120,57 @@ def cmd_build(args) -> int:
         print("build stopped: nothing was written; the previous output is unchanged",
               file=sys.stderr)
         return 2 if e.internal else 1
+
+
+def cmd_serve(args) -> int:
+    from .serve import ServeError, serve
+
+    try:
+        return serve(Path(args.content), Path(args.out), port=args.port,
+                     say=lambda m: print(m, flush=True))
+    except ServeError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+
+
+def cmd_record(args) -> int:
+    from .record import RecordError, record_bots, record_file, update_file
+
+    root = Path(args.content)
+    try:
+        if args.update:
+            diff = update_file(root, Path(args.update))
+            if not diff:
+                print(f"{args.update}: every expectation still holds; nothing changed")
+                return 0
+            print(diff, end="")
+            print(f"rewrote the expectations above in {args.update}, marked as a draft: read "
+                  f"the changes against the rules, rewrite any comment that described the "
+                  f"old behaviour, then delete its 'draft:' line")
+            return 0
+        if args.game is None:
+            print("error: name a game (warbook record GAME --bots, or warbook record GAME "
+                  "FILE), or an example to update (--update FILE)", file=sys.stderr)
+            return 1
+        if args.file:
+            path = record_file(root, Path(args.file))
+        elif args.bots:
+            path = record_bots(root, args.game, args.seed, args.steps)
+        else:
+            print("error: give the example to record (warbook record GAME FILE, a file with "
+                  "its setup and decisions) or --bots for a game played by the engine's bots",
+                  file=sys.stderr)
+            return 1
+    except RecordError as e:
+        for d in e.diagnostics:
+            print(d.format(), file=sys.stderr)
+        print(f"error: {e}; nothing was written", file=sys.stderr)
+        return 1
+    print(f"wrote {path}: a draft with every step's events and state filled in by the engine")
+    print("it proves nothing until you have read it: check each step against the rules, "
+          "write a comment on the steps that matter, then delete its 'draft:' line and run "
+          "'warbook check'")
+    return 0
 
 
 def cmd_new(args) -> int:
@@ -117,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("check", help="load the content and replay every worked example")
     c.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
     c.add_argument("--json", action="store_true", help="print a machine-readable report")
+    c.add_argument("--game", metavar="SLUG", help="check one game only")
     c.set_defaults(func=cmd_check)
 
     b = sub.add_parser("build", help="check, then render everything into the output folder")
@@ -124,12 +212,39 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--out", default=str(find_default(DEFAULT_OUT)), metavar="DIR")
     b.add_argument("--paper", choices=("a4", "letter"), default=None,
                    help="the paper (default: book.paper in index.yaml, else a4)")
-    b.add_argument("--game", metavar="SLUG", help="build one game only")
+    b.add_argument("--game", metavar="SLUG",
+                   help="build one game only (its rulebook, components and site page)")
+    b.add_argument("--clean", action="store_true",
+                   help="render everything again instead of reusing unchanged outputs")
     b.add_argument("--ink", choices=("full", "low"), default="full",
                    help="low: outlines and greyscale for the component sheets")
     b.add_argument("--four-colour", action="store_true",
                    help="print the rulebooks' cards with four-colour suits")
     b.set_defaults(func=cmd_build)
+
+    s = sub.add_parser("serve", help="build, serve on 127.0.0.1, rebuild and reload the "
+                       "browser on every save")
+    s.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
+    s.add_argument("--out", default=str(find_default(DEFAULT_OUT)), metavar="DIR")
+    s.add_argument("--port", type=int, default=8000, metavar="N",
+                   help="the port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    s.set_defaults(func=cmd_serve)
+
+    r = sub.add_parser("record", help="fill in an example's expectations from the engine, "
+                       "as a draft to review")
+    r.add_argument("game", nargs="?", metavar="GAME", help="the game's slug")
+    r.add_argument("file", nargs="?", metavar="FILE",
+                   help="an example file with its setup and decisions (filled in in place)")
+    r.add_argument("--bots", action="store_true",
+                   help="record a game played by the engine's bots, as the next example")
+    r.add_argument("--seed", type=int, default=1, help="the bots' and chance's seed (default 1)")
+    r.add_argument("--steps", type=int, default=6, metavar="N",
+                   help="how many steps of the bot game to record (default 6)")
+    r.add_argument("--update", metavar="FILE",
+                   help="rewrite an existing example's expectations after a rules change, "
+                        "and show what changed")
+    r.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
+    r.set_defaults(func=cmd_record)
 
     n = sub.add_parser("new", help="start a new game or a new worked example")
     n_sub = n.add_subparsers(dest="what", required=True)

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, Diagnostics, Located, describe
+from .diagnostics import Diagnostic, Diagnostics, Located, describe, suggest
 from .engine.core import CardError, parse_cards
 from .engine.registry import ENGINE_FILE, EngineError, available_engines, find_engine
 from .kit import KitReader
@@ -42,7 +42,7 @@ LINK_RE = re.compile(r"\]\(\s*<?([^)>\s]*)|^\s{0,3}\[[^\]]+\]:\s*<?([^>\s]+)")
 IMAGE_RE = re.compile(r"!\[[^\[\]]*\][ \t]*[(\[]")
 
 STEP_KEYS = {"decide", "chance", "expect", "comment", "repeat"}
-EXAMPLE_KEYS = {"id", "title", "rules", "options", "setup", "steps", "intro", "outro"}
+EXAMPLE_KEYS = {"id", "title", "rules", "options", "setup", "steps", "intro", "outro", "draft"}
 GAME_KEYS = {
     "slug", "title", "engine", "designer", "credit", "tagline", "summary", "players",
     "time", "components", "options", "compare", "quickref", "accent", "player_colours",
@@ -956,7 +956,7 @@ class Loader:
             rules = LocList()
         for i, rid in enumerate(rules):
             if str(rid) not in index:
-                self.diags.error(rules.at(i), f"unknown rule id '{rid}'")
+                self.diags.error(rules.at(i), f"unknown rule id '{rid}'" + suggest(rid, index))
         options = data.get("options") or LocDict()
         if not isinstance(options, dict):
             self.diags.error(data.at("options"), "options must be a mapping")

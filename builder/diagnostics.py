@@ -90,3 +90,31 @@ def _plain(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)[:40]
+def suggest(word: object, choices, cutoff: float = 0.6) -> str:
+    """"; did you mean 'x'?" for the choice closest to a misspelt ``word``, or ""."""
+    import difflib
+
+    names = sorted({str(c) for c in choices})
+    close = difflib.get_close_matches(str(word), names, n=1, cutoff=cutoff)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def yaml_value(v: object) -> str:
+    """A value as the designer writes it in YAML: ``false`` (not ``False``), ``null``,
+    ``[KC, AS]``, ``{kind: take, count: 10}``; strings plain unless YAML needs quotes."""
+    import yaml
+
+    def plain(x):
+        if isinstance(x, dict):
+            return {str(k): plain(y) for k, y in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [plain(y) for y in x]
+        if isinstance(x, (bool, int, float, str)) or x is None:
+            return x
+        return str(x)
+
+    text = yaml.safe_dump(plain(v), default_flow_style=True, width=1_000_000,
+                          sort_keys=False, allow_unicode=True).strip()
+    if text.endswith("\n..."):
+        text = text[:-4].strip()
+    return text

@@ -362,7 +362,7 @@ def _cases():
            [f"{E}:1:1: error: an example file must be a mapping"])
     yield ("example-unknown-key",
            {"high-five/examples/01-short.yaml": EXAMPLE + "outtro: The end.\n"}, E,
-           [f"{E}:19:1: error: example: unknown key 'outtro' (allowed: id, intro, options, "
+           [f"{E}:19:1: error: example: unknown key 'outtro' (allowed: draft, id, intro, options, "
             "outro, rules, setup, steps, title); did you mean 'outro'?"])
     yield ("example-id-missing",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "id: short-game\n", "")}, E,
@@ -378,7 +378,8 @@ def _cases():
     line = "rules: [play, higher-scores, tie, most-point]"
     yield ("example-unknown-rule",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, nth(EXAMPLE, 3), line)}, E,
-           [f"{E}:3:{col(line, 'most-point')}: error: unknown rule id 'most-point'"])
+           [f"{E}:3:{col(line, 'most-point')}: error: unknown rule id 'most-point'; "
+            "did you mean 'most-points'?"])
     yield ("example-options-not-a-mapping",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "options:\n  hand: 2\n",
                                                         "options: 2\n")}, E,

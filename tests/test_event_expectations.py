@@ -2,7 +2,8 @@
 kind, player, rule, cards and each data field; and an example id may be used once per
 game. Each broken expectation must fail at its own line (issue 12: the checker's event
 matching switched off, or its ``rule:`` ignored, went unnoticed before). The checker points
-at the ``events:`` value, the line where the list starts, not at the item that failed."""
+at the listed event that failed (its own line and column; for a list written on one line,
+the line of the ``events:`` value)."""
 
 from __future__ import annotations
 

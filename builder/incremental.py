@@ -1,0 +1,295 @@
+"""What a build may reuse from the previous output: the build manifest.
+
+Every output belongs to one *unit* of the build, and each unit has a *key*: a hash of
+every input it is made from. The manifest, ``.warbook-build.json`` in the output folder,
+records for each unit its key and the files it wrote (with their size and modification
+time). A unit whose key is unchanged and whose files are still there, untouched, is not
+rendered again: its files are hard-linked (or, across file systems, copied) from the
+previous output into the staging folder, so the staged folder is always a whole output,
+whatever way it is then published.
+
+The units and what their keys cover:
+
+==================  ================================================================
+``book:SLUG``        the game's folder, the project files, the book and shared
+                     templates, the fonts, the package, ``paper`` and ``four_colour``
+``compendium``       the same for every game folder
+``components:SLUG``  the game's folder except ``examples/``, the project files, the
+                     components and shared templates, the fonts, the package,
+                     ``paper`` and ``ink``
+``deck``             the project files, the components and shared templates, the fonts,
+                     the package, ``paper`` and ``ink``
+``site``             every game folder, the project files, the site and shared
+                     templates, the fonts, the package, the names of the PDFs
+==================  ================================================================
+
+"The project files" are everything in the content folder outside the game folders and
+the content's own templates (``index.yaml``, a logo, the content's own fonts); the
+content's templates of a kind (``templates/book/``) count with the shipped ones of that
+kind. "The package" is every
+source file of warbook itself, its version and the installed engine plugins, so an edit to
+the engine or a renderer rebuilds everything. The website is cheap (a third of a second):
+when its key changes it is rendered whole, and each page that came out byte for byte the
+same as before keeps the previous file (see :func:`keep_unchanged`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from . import __version__
+
+MANIFEST = ".warbook-build.json"
+FORMAT = 1
+
+PACKAGE = Path(__file__).resolve().parent
+TEMPLATES = PACKAGE.parent / "templates"
+
+
+# --------------------------------------------------------------------------- hashing
+def _hash_files(h, root: Path, files: Iterable[Path]) -> None:
+    for f in sorted(files):
+        h.update(str(f.relative_to(root)).encode() + b"\0")
+        h.update(f.read_bytes())
+        h.update(b"\0")
+
+
+def tree_hash(root: Path, skip: tuple[str, ...] = ()) -> str:
+    """A hash of every file under ``root`` (names and bytes), leaving out the top-level
+    entries named in ``skip``. Hidden files and editor droppings (``~``, ``.swp``) count
+    for nothing."""
+    h = hashlib.sha256()
+    if root.is_dir():
+        files = [p for p in root.rglob("*") if p.is_file() and _counts(p.relative_to(root), skip)]
+        _hash_files(h, root, files)
+    elif root.is_file():
+        h.update(root.read_bytes())
+    return h.hexdigest()
+
+
+def _counts(rel: Path, skip: tuple[str, ...]) -> bool:
+    if rel.parts[0] in skip:
+        return False
+    if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
+        return False
+    return not (rel.name.endswith("~") or rel.name.endswith(".swp"))
+
+
+def game_folders(content_root: Path) -> list[str]:
+    return sorted(p.parent.name for p in Path(content_root).glob("*/game.yaml"))
+
+
+def _plugins() -> str:
+    try:
+        from importlib.metadata import entry_points
+
+        eps = entry_points(group="warbook.engines")
+        return ";".join(sorted(f"{e.name}={e.value}@{getattr(e.dist, 'version', '')}"
+                               for e in eps))
+    except Exception:  # noqa: BLE001 - no metadata: the plugins are simply not in the key
+        return ""
+
+
+def _fonts() -> str:
+    """The shipped typefaces, by name, size and modification time (they are installed
+    files; the content's own fonts are project files, hashed with the content)."""
+    from .render.fonts import FACES, FONT_DIRS
+
+    h = hashlib.sha256()
+    for *_, name in FACES:
+        for d in FONT_DIRS:
+            p = d / name
+            if p.exists():
+                st = p.stat()
+                h.update(f"{p}:{st.st_size}:{st.st_mtime_ns};".encode())
+                break
+    return h.hexdigest()
+
+
+class Inputs:
+    """The hashes of a build's inputs, each computed once."""
+
+    def __init__(self, content_root: Path, options: dict[str, Any]):
+        self.root = Path(content_root).resolve()
+        self.options = options
+        self.slugs = game_folders(self.root)
+        self._cache: dict[str, str] = {}
+
+    def _get(self, name: str, make) -> str:
+        if name not in self._cache:
+            self._cache[name] = make()
+        return self._cache[name]
+
+    def package(self) -> str:
+        return self._get("package", lambda: hashlib.sha256(
+            (__version__ + tree_hash(PACKAGE) + _plugins() + _fonts()).encode()).hexdigest())
+
+    def templates(self, kind: str) -> str:
+        """The shipped templates of one kind and the content's own of that kind
+        (``<content>/templates/<kind>/``, which override them)."""
+        return self._get(f"templates:{kind}", lambda: tree_hash(TEMPLATES / kind)
+                         + tree_hash(self.root / "templates" / kind))
+
+    def project(self) -> str:
+        """Everything in the content folder outside the game folders and the templates."""
+        return self._get("project", lambda: tree_hash(
+            self.root, skip=tuple(self.slugs) + ("templates",)) + tree_hash(
+            self.root / "templates", skip=("book", "components", "site", "shared")))
+
+    def game(self, slug: str, examples: bool = True) -> str:
+        skip = () if examples else ("examples",)
+        return self._get(f"game:{slug}:{examples}", lambda: tree_hash(self.root / slug, skip))
+
+    def all_games(self) -> str:
+        return hashlib.sha256("".join(f"{s}={self.game(s)};" for s in self.slugs)
+                              .encode()).hexdigest()
+
+    def key(self, unit: str, pdfs: Iterable[str] = ()) -> str:
+        """The unit's key; the website's also names the PDFs beside it (``pdfs``), since
+        its pages link only the PDFs that exist."""
+        o = self.options
+        kind, _, slug = unit.partition(":")
+        if kind == "book":
+            parts = [self.game(slug), self.templates("book"), o.get("paper"),
+                     o.get("four_colour")]
+        elif kind == "compendium":
+            parts = [self.all_games(), self.templates("book"), o.get("paper"),
+                     o.get("four_colour")]
+        elif kind == "components":
+            parts = [self.game(slug, examples=False), self.templates("components"),
+                     o.get("paper"), o.get("ink")]
+        elif kind == "deck":
+            parts = [self.templates("components"), o.get("paper"), o.get("ink")]
+        elif kind == "site":
+            parts = [self.all_games(), self.templates("site"), sorted(pdfs)]
+        else:
+            raise ValueError(f"no build unit '{unit}'")
+        parts = [unit, self.package(), self.project(), self.templates("shared")] + parts
+        return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def units_for(slugs: list[str], whole: bool) -> list[str]:
+    """Every unit of a build of these games (``whole``: the shared products too)."""
+    units = [f"book:{s}" for s in slugs] + [f"components:{s}" for s in slugs]
+    if whole:
+        units += ["compendium", "deck"]
+    return units + ["site"]
+
+
+# --------------------------------------------------------------------------- manifest
+@dataclass
+class Manifest:
+    """The previous build's units: key, files (relative path -> [size, mtime_ns]) and,
+    for a rulebook, what the compendium needs of it (page count, anchors' pages)."""
+
+    units: dict[str, dict[str, Any]] = field(default_factory=dict)
+    check: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, out: Path) -> "Manifest":
+        try:
+            data = json.loads((Path(out) / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls()
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            return cls()
+        return cls(units=data.get("units") or {}, check=data.get("check") or {})
+
+    def write(self, folder: Path) -> None:
+        (Path(folder) / MANIFEST).write_text(json.dumps(
+            {"format": FORMAT, "version": __version__, "check": self.check,
+             "units": self.units}, indent=1, sort_keys=True), encoding="utf-8")
+
+    def intact(self, unit: str, key: str, out: Path) -> bool:
+        """Whether the unit was built from the same inputs and its files are all still in
+        ``out`` as they were written."""
+        entry = self.units.get(unit)
+        if not entry or entry.get("key") != key:
+            return False
+        for rel, (size, mtime) in entry.get("files", {}).items():
+            try:
+                st = (Path(out) / rel).stat()
+            except OSError:
+                return False
+            if st.st_size != size or st.st_mtime_ns != mtime:
+                return False
+        return True
+
+
+def stat_files(root: Path, files: Iterable[Path]) -> dict[str, list[int]]:
+    out = {}
+    for f in files:
+        st = f.stat()
+        out[str(f.relative_to(root))] = [st.st_size, st.st_mtime_ns]
+    return out
+
+
+def unit_files(unit: str, folder: Path) -> list[Path]:
+    """The files of ``unit`` in an output (or staging) folder."""
+    folder = Path(folder)
+    kind, _, slug = unit.partition(":")
+    if kind == "book":
+        paths = [folder / "pdf" / f"{slug}-rules.pdf"]
+    elif kind == "compendium":
+        paths = [folder / "pdf" / "compendium.pdf"]
+    elif kind == "components":
+        paths = [folder / "pdf" / f"{slug}-components.pdf"] + _under(folder / "png" / slug)
+    elif kind == "deck":
+        paths = (list((folder / "pdf").glob("pnp-deck*.pdf")) + _under(folder / "png" / "cards")
+                 + _under(folder / "png" / "tts"))
+    elif kind == "site":
+        paths = _under(folder / "site")
+    else:
+        raise ValueError(f"no build unit '{unit}'")
+    return sorted(p for p in paths if p.is_file())
+
+
+def _under(d: Path) -> list[Path]:
+    return [p for p in d.rglob("*") if p.is_file()] if d.is_dir() else []
+
+
+def link_into(out: Path, staging: Path, rels: Iterable[str]) -> int:
+    """Put the previous output's files into the staging folder unchanged: a hard link
+    where the file system allows one (no copy, same modification time), else a copy that
+    keeps the modification time."""
+    n = 0
+    for rel in rels:
+        src, dst = Path(out) / rel, Path(staging) / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if dst.exists():
+            dst.unlink()
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copy2(src, dst)
+        n += 1
+    return n
+
+
+def keep_unchanged(out: Path, staging: Path, sub: str) -> tuple[int, int]:
+    """For each file staged under ``sub`` that is byte for byte the file already in
+    ``out``, stage the previous file instead (so its modification time says it was not
+    rewritten). Returns (kept, rewritten)."""
+    kept = rewritten = 0
+    for f in sorted((Path(staging) / sub).rglob("*")):
+        if not f.is_file():
+            continue
+        rel = f.relative_to(staging)
+        old = Path(out) / rel
+        try:
+            same = old.is_file() and old.stat().st_size == f.stat().st_size \
+                and old.read_bytes() == f.read_bytes()
+        except OSError:
+            same = False
+        if same:
+            link_into(out, staging, [str(rel)])
+            kept += 1
+        else:
+            rewritten += 1
+    return kept, rewritten

@@ -1,0 +1,350 @@
+"""``warbook serve``: build, serve the output on 127.0.0.1, rebuild on every save, reload
+the browser.
+
+Two processes. The *server* (forked once, at the start, before anything else runs) serves
+the output folder over HTTP and tells the open pages when to reload, by server-sent events
+(``/__warbook/events``). The *builder* (this process) watches the content folder and the
+templates with ``watchfiles`` (inotify on Linux, so an idle watch costs nothing), and on a
+change runs the check and the incremental build (only what the change touches is
+rendered again), then tells the server the outcome through a pipe.
+
+The reload script (``/__warbook/reload.js``) and, after a failed check or build, the error
+box are put into each HTML page as the server sends it: the built files never contain
+them. A failed check or build leaves the output as it was, so the last good site stays
+served, with the error (``path:line:col: error: ...``) shown on top of every page until a
+save fixes it.
+"""
+
+from __future__ import annotations
+
+import html
+import http.server
+import os
+import signal
+import socketserver
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+from urllib.parse import unquote, urlsplit
+
+PREFIX = "/__warbook/"
+
+RELOAD_JS = """// warbook serve: reload this page when the build changes (not part of the built site)
+(function () {
+  var source = new EventSource("/__warbook/events");
+  source.addEventListener("reload", function () { location.reload(); });
+})();
+"""
+
+ERROR_STYLE = ("position:fixed;z-index:99999;left:0;right:0;top:0;max-height:60vh;overflow:auto;"
+               "margin:0;padding:1rem 1.25rem;background:#fff4f2;color:#5c0a00;"
+               "border-bottom:3px solid #b3261e;font:14px/1.45 ui-monospace,monospace;"
+               "white-space:pre-wrap")
+
+
+def inject(page: bytes, error: str | None) -> bytes:
+    """The page as served: the reload script before ``</body>``; after a failed build, the
+    error box right after ``<body ...>``."""
+    text = page.decode("utf-8", errors="replace")
+    script = f'<script src="{PREFIX}reload.js"></script>'
+    low = text.lower()
+    at = low.rfind("</body>")
+    text = text[:at] + script + text[at:] if at >= 0 else text + script
+    if error:
+        box = (f'<pre id="warbook-serve-error" role="alert" style="{ERROR_STYLE}">'
+               f"<strong>The last change did not build; showing the last good output.</strong>\n\n"
+               f"{html.escape(error)}</pre>")
+        low = text.lower()
+        start = low.find("<body")
+        end = low.find(">", start) if start >= 0 else -1
+        text = text[:end + 1] + box + text[end + 1:] if end >= 0 else box + text
+    return text.encode("utf-8")
+
+
+def error_page(error: str | None) -> bytes:
+    body = "<p>Building…</p>" if not error else ""
+    return inject((f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+                   f"<title>warbook serve</title></head><body>{body}</body></html>").encode(),
+                  error)
+
+
+# --------------------------------------------------------------------------- server process
+class State:
+    """What the server knows of the builds: a generation number (bumped on each finished
+    build, good or bad) and the last failure's message, if the last build failed."""
+
+    def __init__(self) -> None:
+        self.generation = 0
+        self.error: str | None = None
+        self.changed = threading.Condition()
+
+    def update(self, error: str | None) -> None:
+        with self.changed:
+            self.generation += 1
+            self.error = error
+            self.changed.notify_all()
+
+
+def make_handler(root: Path, state: State, stopping: threading.Event):
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, directory=str(root), **kw)
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            path = unquote(urlsplit(self.path).path)
+            if path == "/":
+                self.send_response(302)
+                self.send_header("Location", "/site/index.html")
+                self.end_headers()
+                return
+            if path == PREFIX + "reload.js":
+                return self.send_bytes(RELOAD_JS.encode(), "text/javascript")
+            if path == PREFIX + "events":
+                return self.events()
+            if path == PREFIX + "status":
+                body = f"generation {state.generation}\n{state.error or 'ok'}\n"
+                return self.send_bytes(body.encode(), "text/plain; charset=utf-8")
+            file = Path(self.translate_path(self.path))
+            if file.is_dir():
+                file = file / "index.html"
+            if file.suffix == ".html":
+                try:
+                    page = file.read_bytes()
+                except OSError:
+                    if path in ("/site/", "/site/index.html"):
+                        return self.send_bytes(error_page(state.error), "text/html; charset=utf-8")
+                    self.send_error(404)
+                    return
+                return self.send_bytes(inject(page, state.error), "text/html; charset=utf-8")
+            super().do_GET()
+
+        def send_bytes(self, body: bytes, ctype: str) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def end_headers(self) -> None:
+            self.send_header("Cache-Control", "no-store")
+            super().end_headers()
+
+        def events(self) -> None:
+            """Server-sent events: ``reload`` after each finished build; a comment every
+            15 s keeps the connection (and notices a closed page)."""
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            seen = state.generation
+            try:
+                self.wfile.write(f"event: hello\ndata: {seen}\n\n".encode())
+                self.wfile.flush()
+                while not stopping.is_set():
+                    with state.changed:
+                        state.changed.wait_for(lambda: state.generation != seen
+                                               or stopping.is_set(), timeout=15)
+                        now = state.generation
+                    if now != seen:
+                        seen = now
+                        self.wfile.write(f"event: reload\ndata: {now}\n\n".encode())
+                    else:
+                        self.wfile.write(b": ping\n\n")
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+    return Handler
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def run_server(server: Server, state: State, stopping: threading.Event, inbox) -> None:
+    """The server process: serve until the builder closes the pipe (or sends "stop")."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the builder stops us, after Ctrl-C
+
+    def listen() -> None:
+        while True:
+            try:
+                kind, error = inbox.recv()
+            except (EOFError, OSError):
+                break
+            if kind == "stop":
+                break
+            state.update(error)
+        stopping.set()
+        with state.changed:
+            state.changed.notify_all()
+        server.shutdown()
+
+    threading.Thread(target=listen, daemon=True).start()
+    server.serve_forever(poll_interval=0.5)
+    server.server_close()
+
+
+# --------------------------------------------------------------------------- builder
+def watched(content: Path) -> list[Path]:
+    from .render.templating import TEMPLATES
+
+    return [content, TEMPLATES]
+
+
+def ignore(change: Any, path: str) -> bool:
+    """Changes that cannot matter: hidden files (editors' swap files), backups, caches."""
+    name = os.path.basename(path)
+    return name.startswith(".") or name.endswith("~") or "__pycache__" in path
+
+
+def remember_yaml() -> None:
+    """In this long-running process, parse each content file again only when its bytes
+    change (a copy of the remembered parse is handed out, so nothing can alter it): a save
+    then costs the parse of one file instead of every file of every game."""
+    import copy
+    import hashlib
+
+    from . import content as loader
+
+    if getattr(loader.load_yaml, "remembers", False):
+        return
+    parse = loader.load_yaml
+    memo: dict[tuple, tuple[bytes, Any]] = {}
+
+    def load_yaml(path: Path, display: str | None = None) -> Any:
+        try:
+            digest = hashlib.sha1(Path(path).read_bytes()).digest()
+        except OSError:
+            return parse(path, display)
+        key = (str(path), display)
+        hit = memo.get(key)
+        if hit is None or hit[0] != digest:
+            hit = (digest, parse(path, display))  # a syntax error raises, and is not kept
+            memo[key] = hit
+        return copy.deepcopy(hit[1])
+
+    load_yaml.remembers = True  # type: ignore[attr-defined]
+    loader.load_yaml = load_yaml
+
+
+def rebuild(content: Path, out: Path, say: Callable[[str], None],
+            shown: Callable[[str | None], None]) -> str | None:
+    """Check, then build the website alone and call ``shown`` (the page can reload), then
+    build the rest (the PDFs and sheets the change touches). Returns None, or what went
+    wrong, as the terminal shows it (``shown`` is called with it too)."""
+    import contextlib
+    import io
+
+    from .build import BuildError, build
+    from .check import run_check
+    from .incremental import Manifest
+
+    t0 = time.perf_counter()
+    first_key = None
+    report = run_check(content)
+    if not report.ok:
+        text = "\n".join(d.format() for d in report.diagnostics.errors)
+        shown(text)
+        return text
+    paper = report.content.book.paper
+    for site_only in (True, False):
+        buf = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(buf):
+                build(report, out, paper=paper, site_only=site_only)
+        except BuildError as e:
+            shown(f"error: {e}")
+            return f"error: {e}"
+        site_key = Manifest.read(out).units.get("site", {}).get("key")
+        if site_only:
+            say(f"  site rebuilt in {time.perf_counter() - t0:.2f} s; reloading the page")
+            shown(None)
+            first_key = site_key
+        else:
+            if site_key != first_key:  # the pages now link PDFs that were not there before
+                shown(None)
+            for ln in buf.getvalue().splitlines():
+                if ln.startswith(("built", "reused")):
+                    say("  " + ln)
+    say(f"built in {time.perf_counter() - t0:.1f} s")
+    return None
+
+
+def serve(content: Path, out: Path, port: int = 8000, say: Callable[[str], None] = print,
+          ready: Callable[[str], None] | None = None) -> int:
+    """Serve until interrupted (Ctrl-C); returns 0."""
+    import multiprocessing
+
+    import watchfiles
+
+    content, out = Path(content).resolve(), Path(out).resolve()
+    if not content.is_dir():
+        raise ServeError(f"no content folder {content} (give one with --content DIR)")
+    out.mkdir(parents=True, exist_ok=True)
+    remember_yaml()
+    state, stopping = State(), threading.Event()
+    try:
+        server = Server(("127.0.0.1", port), make_handler(out, state, stopping))
+    except OSError as e:
+        raise ServeError(f"cannot listen on 127.0.0.1:{port} ({e.strerror}); "
+                         f"choose another port with --port") from None
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    ctx = multiprocessing.get_context("fork")
+    inbox, outbox = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=run_server, args=(server, state, stopping, inbox),
+                       name="warbook serve", daemon=True)
+    proc.start()
+    server.server_close()  # the server process has the socket now
+    inbox.close()
+    stop = threading.Event()
+
+    def terminate(signum, frame):  # a SIGTERM stops as cleanly as Ctrl-C
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        say(f"building {content} into {out}")
+        shown = lambda error: outbox.send(("built", error))  # noqa: E731
+        report_outcome(rebuild(content, out, say, shown), say)
+        say(f"serving {out} at {url}  (Ctrl-C stops)")
+        if ready is not None:
+            ready(url)
+        for changes in watchfiles.watch(*watched(content), watch_filter=lambda c, p: not ignore(c, p),
+                                        stop_event=stop, debounce=400, step=50,
+                                        raise_interrupt=True, rust_timeout=0, yield_on_timeout=False):
+            names = sorted({os.path.relpath(p, content) if p.startswith(str(content)) else
+                            os.path.basename(p) for _, p in changes})
+            say(f"changed: {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}")
+            report_outcome(rebuild(content, out, say, shown), say)
+    except KeyboardInterrupt:
+        say("stopping")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        stop.set()
+        try:
+            outbox.send(("stop", None))
+        except OSError:
+            pass
+        outbox.close()
+        proc.join(timeout=5)
+        if proc.is_alive():
+            proc.kill()
+            proc.join()
+    return 0
+
+
+def report_outcome(error: str | None, say: Callable[[str], None]) -> None:
+    if error:
+        print(error, file=sys.stderr)
+        say("the check or build failed: the last good output stays served, with the error "
+            "on every page, until a save fixes it")
+
+
+class ServeError(Exception):
+    """Serving could not start (the port is taken); the message says what to do."""
