@@ -18,6 +18,7 @@ as ``\\u003c``, so no content can put markup or a script into a page.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import time
@@ -35,12 +36,15 @@ from ..fonts import find as find_font
 from ..markup import XREF, Markdown, plain
 from ..present import GameView, Links, Presenter
 from ..templating import environment, overrides_of, template_file
+from . import webfonts
 
-PDF = "../pdf"  # the PDFs, relative to the site folder (output/pdf beside output/site)
+#: the PDFs, inside the site (``site/pdf``: hard links to, or copies of, the build's own
+#: ``pdf/`` files), so the site is whole with ``site/`` as the web root
+PDF = "pdf"
 
-#: static files copied from templates/site into site/assets
-ASSETS = ("site.css", "theme.js", "site.js", "search.js", "mark.svg")
-#: the web fonts (the book's typefaces), copied into site/assets/fonts
+#: static files copied from templates/site into site/assets (lunr.js with its licence)
+ASSETS = ("site.css", "theme.js", "site.js", "search.js", "mark.svg", "lunr.min.js", "lunr.LICENSE")
+#: the web fonts (the book's typefaces), subset and written as site/assets/fonts/<stem>.woff2
 FONT_FILES = ("EBGaramond12-Regular.otf", "EBGaramond12-Italic.otf", "EBGaramond12-Bold.otf",
               "Cabin-Regular.otf", "Cabin-Italic.otf", "Cabin-SemiBold.otf", "Cabin-Bold.otf")
 
@@ -163,6 +167,9 @@ def search_records(views: list[GameView], games: list[Game]) -> list[dict[str, A
     for g, model in zip(views, games):
         page = page_name(g.slug)
         index = model.rule_index()
+        about = [g.tagline, plain(str(g.summary)), g.credit] + [str(v) for v in g.compare.values()]
+        recs.append({"k": "game", "g": g.slug, "t": g.title, "u": page,
+                     "x": " ".join(a for a in about if a)})
         for r in g.all_rules:
             title = f"{r.number} {r.title}"
             recs.append({"k": "rule" if r.part != "clarifications" else "clarification",
@@ -179,6 +186,26 @@ def search_records(views: list[GameView], games: list[Game]) -> list[dict[str, A
             recs.append({"k": "example", "g": g.slug, "t": f"Example {e.number}: {e.title}",
                          "u": f"{page}#{e.anchor}", "x": search_text(text, index)})
     return recs
+
+
+#: how much more a hit of each kind weighs than a worked example's (lunr document boost)
+KIND_BOOST = {"game": 1.0, "rule": 1.6, "clarification": 1.3, "term": 1.6, "example": 1.0}
+#: field boosts: a word in a title or rule heading counts ten times one in the text
+#: and a word of its permalink (a rule's id, "win-all-cards") four times
+FIELDS = [{"field_name": "t", "boost": 10}, {"field_name": "a", "boost": 4}, {"field_name": "x"}]
+
+
+def search_index(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """A lunr index of ``records`` (refs are their positions), prebuilt with lunr.py the
+    way MkDocs does, serialised for lunr.js 2.3.9 (``assets/lunr.min.js``): words are
+    trimmed, stop words dropped and each word stemmed (Porter), so "reinforcement" and
+    "Reinforcing" meet at "reinforc"."""
+    from lunr import lunr
+
+    docs = [({"id": str(i), "t": r["t"], "x": r["x"],
+              "a": r["u"].partition("#")[2].replace("-", " ") if r["k"] != "example" else ""}, {"boost": KIND_BOOST.get(r["k"], 1.0)})
+            for i, r in enumerate(records)]
+    return lunr(ref="id", fields=FIELDS, documents=docs).serialize()
 
 
 def js_assign(name: str, data: Any) -> str:
@@ -201,6 +228,7 @@ class PdfLinks:
 
     def __init__(self, pdf_dir: Path | None, known: set[str]):
         self.present = None
+        self.pdf_dir = pdf_dir
         if pdf_dir is not None and pdf_dir.is_dir():
             self.present = {p.stem for p in pdf_dir.glob("*.pdf")}
         self.known = known
@@ -240,6 +268,12 @@ class SiteRenderer:
             v = presenter.game(gr)
             self.check_ids(v)
             self.link_glossary(v)
+            reps = {r.example.id: r for r in gr.replays}
+            for e in v.examples:
+                rep = reps[e.id]
+                # per step, per narrated event: the cards it names (the viewer marks them)
+                e.event_cards = [[[str(c) for c in ev.cards] for ev in s.events if ev.text]
+                                 for s in rep.steps]
             views.append(v)
         return views
 
@@ -300,21 +334,46 @@ class SiteRenderer:
 
         assets = out / "assets"
         assets.mkdir()
+        scripts = []
         for name in ASSETS:
             shutil.copyfile(template_file(f"site/{name}", self.templates), assets / name)
+            if name.endswith(".js") and name != "lunr.min.js":
+                scripts.append((assets / name).read_text(encoding="utf-8"))
         if logo is not None:
             shutil.copyfile(logo, assets / ("logo" + Path(logo).suffix.lower()))
+        records = search_records(views, [gr.game for gr in report.games])
         (assets / "search-index.js").write_text(
             js_assign("WARBOOK_SEARCH", {
                 "games": {g.slug: short_title(g.title) for g in views},
-                "items": search_records(views, [gr.game for gr in report.games])}),
+                "items": records, "index": search_index(records)}),
             encoding="utf-8")
-        fonts = assets / "fonts"
-        fonts.mkdir()
-        for name in FONT_FILES:
-            shutil.copyfile(find_font(name), fonts / name)
+        self.write_fonts(assets / "fonts", list(pages.values()) + scripts
+                         + [r["t"] + r["x"] for r in records])
         ncards = self.write_cards(out / "cards", views)
+        self.link_pdfs(pdfs, out / PDF)
         return {"pages": len(pages), "cards": ncards}
+
+    def write_fonts(self, folder: Path, texts: list[str]) -> None:
+        """Each web font, subset to the characters of ``texts``, as WOFF2."""
+        folder.mkdir()
+        chars = webfonts.characters(texts)
+        for name in FONT_FILES:
+            data = webfonts.cached_woff2(find_font(name), chars)
+            (folder / (Path(name).stem + ".woff2")).write_bytes(data)
+
+    @staticmethod
+    def link_pdfs(pdfs: "PdfLinks", folder: Path) -> None:
+        """The build's PDFs inside the site: a hard link each (no copy on disk) where the
+        file system allows, else a copy."""
+        if not pdfs.present:
+            return
+        folder.mkdir()
+        for name in sorted(pdfs.present):
+            src, dst = pdfs.pdf_dir / f"{name}.pdf", folder / f"{name}.pdf"
+            try:
+                os.link(src, dst)
+            except OSError:
+                shutil.copyfile(src, dst)
 
     def write_cards(self, folder: Path, views: list[GameView]) -> int:
         """Each card image that any diagram shows, written once."""
