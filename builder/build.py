@@ -65,7 +65,8 @@ def publish(staging: Path, out: Path) -> list[Path]:
 
 
 def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
-          ink: str = "full", quiet: bool = False, four_colour: bool = False) -> int:
+          ink: str = "full", quiet: bool = False, four_colour: bool = False,
+          site_url: str | None = None) -> int:
     """Render everything into ``out``; returns 0. Raises :class:`BuildError` (and leaves
     ``out`` as it was) when any stage fails, in this process or a forked one."""
     from .render import fonts
@@ -101,7 +102,7 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
         for child in children:
             child.join()
         if game is None:  # the website links the PDFs that now exist
-            site.render_site(report, staging, say=say)
+            site.render_site(report, staging, say=say, site_url=site_url)
             with open(staging / ".replace-dirs", "a") as f:
                 f.write("site\n")
         moved = publish(staging, out)

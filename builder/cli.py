@@ -62,7 +62,13 @@ def cmd_check(args) -> int:
 
 def cmd_build(args) -> int:
     from .check import run_check
+    from .render.site.pages import SiteError, normalise_url
 
+    try:
+        site_url = normalise_url(getattr(args, "site_url", None))
+    except SiteError as e:
+        print(f"error: --site-url: {e}", file=sys.stderr)
+        return 1
     report = run_check(Path(args.content))
     print_report(report)
     if not report.ok:
@@ -73,7 +79,8 @@ def cmd_build(args) -> int:
     try:
         return build(report, Path(args.out), paper=args.paper or report.content.book.paper,
                      game=args.game,
-                     ink=getattr(args, "ink", "full"), four_colour=args.four_colour)
+                     ink=getattr(args, "ink", "full"), four_colour=args.four_colour,
+                     site_url=site_url)
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
         print("build stopped: nothing was written; the previous output is unchanged",
@@ -124,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="low: outlines and greyscale for the component sheets")
     b.add_argument("--four-colour", action="store_true",
                    help="print the rulebooks' cards with four-colour suits")
+    b.add_argument("--site-url", metavar="URL",
+                   help="the website's public address, such as https://example.org/rules/ "
+                        "(for canonical links, sitemap.xml and preview images)")
     b.set_defaults(func=cmd_build)
 
     n = sub.add_parser("new", help="start a new game or a new worked example")

@@ -36,7 +36,7 @@ from ..fonts import find as find_font
 from ..markup import XREF, Markdown, plain
 from ..present import GameView, Links, Presenter
 from ..templating import environment, overrides_of, template_file
-from . import webfonts
+from . import pictures, webfonts
 
 #: the PDFs, inside the site (``site/pdf``: hard links to, or copies of, the build's own
 #: ``pdf/`` files), so the site is whole with ``site/`` as the web root
@@ -302,8 +302,10 @@ class SiteRenderer:
         return [{"slug": g.slug, "title": g.title, "short": short_title(g.title),
                  "href": page_name(g.slug)} for g in views]
 
-    def render(self, report, out: Path, pdf_dir: Path | None = None) -> dict[str, int]:
+    def render(self, report, out: Path, pdf_dir: Path | None = None,
+               site_url: str | None = None) -> dict[str, int]:
         views = self.views(report)
+        site_url = normalise_url(site_url)
         nav = self.nav(views)
         known = {"compendium", "pnp-deck"} | {f"{g.slug}-{k}" for g in views
                                                 for k in ("rules", "components")}
@@ -312,25 +314,35 @@ class SiteRenderer:
         logo = report.content.book.logo
         mark = "assets/logo" + Path(logo).suffix.lower() if logo else "assets/mark.svg"
         self.env.globals.update(pdf=pdfs, extra_pdfs=pdfs.extras(), site_title=title,
-                                brand_mark=mark)
+                                brand_mark=mark, site_url=site_url, base_href="")
         intro = Markdown(lambda rid: None).block(report.content.intro)
         pages = {
             "index.html": self.env.get_template("site/index.html.j2").render(
-                games=views, nav=nav, current="", intro=intro, page_title=title,
+                games=views, nav=nav, current="", intro=intro, page_title=title, page="index.html",
+                preview="assets/preview/index.png",
                 description=report.content.book.subtitle or f"Rules, worked examples and "
                             f"printable sheets for {', '.join(g.title for g in views)}."),
             "search.html": self.env.get_template("site/search.html.j2").render(
-                games=views, nav=nav, current="", page_title=f"Search · {title}",
+                games=views, nav=nav, current="", page_title=f"Search · {title}", page="search.html",
+                preview="assets/preview/index.png",
                 description="Search the rules, glossaries and worked examples of every game."),
         }
         game_t = self.env.get_template("site/game.html.j2")
         for g in views:
             pages[page_name(g.slug)] = game_t.render(
                 g=g, nav=nav, current=g.slug, page_title=f"{g.title} · {title}",
+                page=page_name(g.slug), preview=f"assets/preview/{g.slug}.png",
                 description=f"Rules of {g.title}: {g.tagline}",
                 result_text=lambda res, g=g: result_text(res, g.names))
+        # a missing page: served by static hosts for any path, so its links are absolute
+        # when the site's address is known (<base href>), relative otherwise
+        pages["404.html"] = self.env.get_template("site/404.html.j2").render(
+            games=views, nav=nav, current="", page_title=f"Page not found · {title}", page="",
+            preview="assets/preview/index.png", base_href=site_url or "",
+            description="This page does not exist.")
         for name, text in pages.items():
             (out / name).write_text(text, encoding="utf-8")
+        self.write_host_files(out, sorted(n for n in pages if n != "404.html"), site_url)
 
         assets = out / "assets"
         assets.mkdir()
@@ -351,7 +363,38 @@ class SiteRenderer:
                          + [r["t"] + r["x"] for r in records])
         ncards = self.write_cards(out / "cards", views)
         self.link_pdfs(pdfs, out / PDF)
+        self.write_pictures(assets, report, views, mark=assets / Path(mark).name)
         return {"pages": len(pages), "cards": ncards}
+
+    @staticmethod
+    def write_host_files(out: Path, pages: list[str], site_url: str) -> None:
+        """``robots.txt`` always; ``sitemap.xml`` when the site's address is known (a
+        sitemap lists absolute addresses)."""
+        robots = "User-agent: *\nAllow: /\n"
+        if site_url:
+            robots += f"Sitemap: {site_url}sitemap.xml\n"
+            urls = "".join(f"  <url><loc>{escape(site_url + ('' if p == 'index.html' else p))}</loc></url>\n"
+                           for p in pages)
+            (out / "sitemap.xml").write_text(
+                '<?xml version="1.0" encoding="UTF-8"?>\n'
+                '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+                f"{urls}</urlset>\n", encoding="utf-8")
+        (out / "robots.txt").write_text(robots, encoding="utf-8")
+
+    @staticmethod
+    def write_pictures(assets: Path, report, views: list[GameView], mark: Path) -> None:
+        """The preview image of each page (Open Graph, Twitter) and the PNG icons."""
+        title = report.content.book.title
+        accents = {gr.game.slug: gr.game.accent for gr in report.games}
+        previews = [pictures.Preview("index.png", "warbook", title,
+                                     report.content.book.subtitle or "", report.content.book.accent
+                                     or "#9b1c26")]
+        previews += [pictures.Preview(f"{g.slug}.png", title, g.title, g.tagline,
+                                      accents.get(g.slug) or "#9b1c26") for g in views]
+        folder = assets / "preview"
+        folder.mkdir()
+        for name, data in pictures.render(previews, mark).items():
+            (folder / name if name in {p.name for p in previews} else assets / name).write_bytes(data)
 
     def write_fonts(self, folder: Path, texts: list[str]) -> None:
         """Each web font, subset to the characters of ``texts``, as WOFF2."""
@@ -392,6 +435,18 @@ class SiteRenderer:
         return len(codes)
 
 
+def normalise_url(url: str | None) -> str:
+    """The site's public address with one trailing slash ("" when unknown). Only http(s)
+    addresses are taken: the value ends up in the pages' head."""
+    if not url:
+        return ""
+    url = url.strip()
+    if not re.match(r"^https?://[^\s/?#<>\"']+(/[^\s?#<>\"']*)?$", url):
+        raise SiteError(f"site URL '{url}': expected an http:// or https:// address such as "
+                        f"https://example.org/rules/")
+    return url.rstrip("/") + "/"
+
+
 def describe(d, lead: str) -> str:
     """The table in words, for the diagram's accessible name: each zone with its owner and
     what lies there."""
@@ -419,7 +474,8 @@ def result_text(result: str, names: dict[str, str]) -> str:
     return f"{names.get(result, result)} wins the game."
 
 
-def render_site(report, staging: Path, say: Callable[[str], None] | None = None) -> Path:
+def render_site(report, staging: Path, say: Callable[[str], None] | None = None,
+                site_url: str | None = None) -> Path:
     """Write the whole website into ``staging / "site"`` and return that folder."""
     t0 = time.perf_counter()
     out = Path(staging) / "site"
@@ -427,7 +483,7 @@ def render_site(report, staging: Path, say: Callable[[str], None] | None = None)
         shutil.rmtree(out)
     out.mkdir(parents=True)
     counts = SiteRenderer(overrides_of(report.content.root)).render(
-        report, out, pdf_dir=Path(staging) / "pdf")
+        report, out, pdf_dir=Path(staging) / "pdf", site_url=site_url)
     if say is not None:
         files = sum(1 for p in out.rglob("*") if p.is_file())
         say(f"wrote site/ ({counts['pages']} pages, {counts['cards']} card images, {files} files) "
