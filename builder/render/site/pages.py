@@ -174,7 +174,7 @@ def search_records(views: list[GameView], games: list[Game]) -> list[dict[str, A
             title = f"{r.number} {r.title}"
             recs.append({"k": "rule" if r.part != "clarifications" else "clarification",
                          "g": g.slug, "t": title, "u": f"{page}#{r.anchor}",
-                         "x": search_text(index[r.id].body, index)})
+                         "x": search_text(index[r.id].body, index), "l": r.level})
         terms = {t.term: t for t in model.glossary}
         for t in g.glossary:
             recs.append({"k": "term", "g": g.slug, "t": t.term, "u": f"{page}#{t.anchor}",
@@ -195,6 +195,15 @@ KIND_BOOST = {"game": 1.0, "rule": 1.6, "clarification": 1.3, "term": 1.6, "exam
 FIELDS = [{"field_name": "t", "boost": 10}, {"field_name": "a", "boost": 4}, {"field_name": "x"}]
 
 
+def boost(record: dict[str, Any]) -> float:
+    """A hit's weight by kind; a rule three levels down (4.4.1) weighs less than the part
+    or section above it (4, 4.4), which names the subject more broadly."""
+    b = KIND_BOOST.get(record["k"], 1.0)
+    if record["k"] == "rule" and record.get("l", 1) >= 3:
+        b = KIND_BOOST["clarification"]
+    return b
+
+
 def search_index(records: list[dict[str, Any]]) -> dict[str, Any]:
     """A lunr index of ``records`` (refs are their positions), prebuilt with lunr.py the
     way MkDocs does, serialised for lunr.js 2.3.9 (``assets/lunr.min.js``): words are
@@ -203,7 +212,8 @@ def search_index(records: list[dict[str, Any]]) -> dict[str, Any]:
     from lunr import lunr
 
     docs = [({"id": str(i), "t": r["t"], "x": r["x"],
-              "a": r["u"].partition("#")[2].replace("-", " ") if r["k"] != "example" else ""}, {"boost": KIND_BOOST.get(r["k"], 1.0)})
+              "a": r["u"].partition("#")[2].replace("-", " ") if r["k"] != "example" else ""},
+             {"boost": boost(r)})
             for i, r in enumerate(records)]
     return lunr(ref="id", fields=FIELDS, documents=docs).serialize()
 
