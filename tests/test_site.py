@@ -729,10 +729,13 @@ def test_axe_on_a_phone_with_menu_search_and_viewer(browser, site):
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, color_scheme="dark")
     try:
         pg, watch = open_page(ctx, site, "deck-management.html")
-        pg.click("#menu-toggle")
+        pg.locator(".viewer .vnext").first.click()
+        pg.locator(".step.current .enext").first.click()
+        pg.locator('.rule-body a.term').first.click()  # a glossary popover
+        pg.wait_for_selector(".term-pop")
+        pg.click("#menu-toggle")  # (the open search covers the page below the header)
         pg.fill("#search-q", "war")
         pg.wait_for_selector("#search-results:not([hidden]) .hit")
-        pg.locator(".viewer .vnext").first.click()
         assert not watch.problems  # (axe's own requests for the CSS fail on file://)
         problems = axe_violations(pg)
         assert not problems, "\n".join(problems)
@@ -950,3 +953,38 @@ def test_no_request_leaves_the_web_root(browser, site, pages):
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.mark.slow
+@pytest.mark.build
+def test_site_url_adds_absolute_addresses(tmp_path: Path):
+    """With the site's public address: canonical links, Open Graph and Twitter tags with
+    the game's preview image, sitemap.xml, robots.txt and 404.html's <base>."""
+    from builder.check import run_check
+    from builder.render.site.pages import render_site
+
+    root = tmp_path / "content"
+    root.mkdir()
+    shutil.copytree(CONTENT / "war", root / "war")
+    (root / "index.yaml").write_text("games: [war]\n")
+    rep = run_check(root)
+    assert rep.ok
+    out = render_site(rep, tmp_path / "build", site_url="https://example.org/rules")
+    war = (out / "war.html").read_text(encoding="utf-8")
+    assert '<link rel="canonical" href="https://example.org/rules/war.html">' in war
+    assert '<meta property="og:image" content="https://example.org/rules/assets/preview/war.png">' in war
+    assert '<meta name="twitter:card" content="summary_large_image">' in war
+    assert '<meta property="og:title" content="War · ' in war
+    from PIL import Image
+    with Image.open(out / "assets/preview/war.png") as im:
+        assert im.size == (1200, 630)
+    with Image.open(out / "assets/apple-touch-icon.png") as im:
+        assert im.size == (180, 180)
+    assert '<link rel="canonical" href="https://example.org/rules/">' in (out / "index.html").read_text()
+    assert re.findall(r"<loc>(.*?)</loc>", (out / "sitemap.xml").read_text()) == [
+        "https://example.org/rules/", "https://example.org/rules/search.html", "https://example.org/rules/war.html"]
+    assert '<base href="https://example.org/rules/">' in (out / "404.html").read_text()
+    # without it: no absolute address anywhere, no sitemap
+    plain = render_site(rep, tmp_path / "build2")
+    assert "example.org" not in (plain / "war.html").read_text() and not (plain / "sitemap.xml").exists()
+    assert "<base" not in (plain / "404.html").read_text() and "canonical" not in (plain / "war.html").read_text()
