@@ -988,3 +988,15 @@ def test_site_url_adds_absolute_addresses(tmp_path: Path):
     plain = render_site(rep, tmp_path / "build2")
     assert "example.org" not in (plain / "war.html").read_text() and not (plain / "sitemap.xml").exists()
     assert "<base" not in (plain / "404.html").read_text() and "canonical" not in (plain / "war.html").read_text()
+
+
+def test_games_menu_on_one_line_at_768(browser, site):
+    ctx = browser.new_context(viewport={"width": 768, "height": 900})
+    try:
+        pg, watch = open_page(ctx, site, "battle-lines.html")
+        tops = pg.eval_on_selector_all("#games-nav li", "ls => ls.map(l => Math.round(l.getBoundingClientRect().top))")
+        assert len(tops) == 7 and len(set(tops)) == 1, tops
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 768
+        assert not watch.problems
+    finally:
+        ctx.close()
