@@ -347,12 +347,12 @@ def test_every_page_loads_cleanly(browser, site, pages):
             # use the search box too, so the index script is loaded on every page
             pg.fill("#search-q", "war")
             pg.wait_for_selector("#search-results:not([hidden]) .hit")
+            lazy = pg.eval_on_selector_all("img.card", "xs => xs.every(x => x.getAttribute('loading') === 'lazy')")
+            assert lazy, name
             # card images load lazily (when their step shows): load them all now
             broken = pg.evaluate("""Promise.all(Array.from(document.images).map(i => {
                 i.loading = 'eager'; return i.decode().then(() => i.naturalWidth > 0 ? null : i.src, () => i.src); }))
                 .then(r => r.filter(Boolean))""")
-            lazy = pg.eval_on_selector_all("img.card", "xs => xs.every(x => x.getAttribute('loading') === 'lazy')")
-            assert lazy, name
             fonts = pg.evaluate("document.fonts.ready.then(f => Array.from(f).filter(x => x.status === 'error').map(x => x.family))")
             assert not broken, f"{name}: images not loaded: {broken[:5]}"
             assert not fonts, f"{name}: fonts failed: {fonts}"
