@@ -180,7 +180,7 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
           ink: str = "full", quiet: bool = False, four_colour: bool = False,
-          reuse: bool = True, site_only: bool = False) -> int:
+          reuse: bool = True, site_only: bool = False, site_url: str | None = None) -> int:
     """Render everything into ``out``; returns 0. Raises :class:`BuildError` (and leaves
     ``out`` as it was) when any stage fails, in this process or a forked one.
 
@@ -210,7 +210,7 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
             known = ", ".join(g.game.slug for g in report.games)
             raise BuildError(f"no game '{game}' (games: {known})")
     out = Path(out)
-    inputs = inc.Inputs(report.content.root, options_of(paper, ink, four_colour))
+    inputs = inc.Inputs(report.content.root, options_of(paper, ink, four_colour, site_url))
     old = inc.Manifest.read(out) if reuse else inc.Manifest()
     new = inc.Manifest(check=dict(old.check))
     slugs = [g.game.slug for g in games]
@@ -249,7 +249,7 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
                                 done=done_books)
         for child in children:
             child.join()
-        keys["site"] = inputs.key("site", (p.name for p in pdf_dir.glob("*.pdf")))
+        keys["site"] = inputs.key("site", pdf_stamps(pdf_dir))
         if reuse and old.intact("site", keys["site"], out):
             reused.add("site")
             inc.link_into(out, staging, old.units["site"]["files"].keys())
@@ -257,7 +257,7 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
         if "site" in reused:
             site_note = "site/ reused"
         else:  # the website links the PDFs that now exist
-            site.render_site(report, staging, say=say)
+            site.render_site(report, staging, say=say, site_url=site_url)
             if reuse:
                 kept, rewritten = inc.keep_unchanged(out, staging, "site")
                 site_note = f"site/: {rewritten} files rewritten, {kept} unchanged"
@@ -291,9 +291,20 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
     return 0
 
 
-def options_of(paper: str | None, ink: str, four_colour: bool) -> dict:
+def options_of(paper: str | None, ink: str, four_colour: bool,
+               site_url: str | None = None) -> dict:
     """The build options that change what is rendered (they are part of the keys)."""
-    return {"paper": paper, "ink": ink, "four_colour": bool(four_colour)}
+    return {"paper": paper, "ink": ink, "four_colour": bool(four_colour), "site_url": site_url}
+
+
+def pdf_stamps(pdf_dir: Path) -> list[str]:
+    """The PDFs the website ships (``site/pdf`` links them), each by name, size and time:
+    a rulebook written again is a new website, one carried over (a hard link) is not."""
+    stamps = []
+    for p in sorted(pdf_dir.glob("*.pdf")):
+        st = p.stat()
+        stamps.append(f"{p.name}:{st.st_size}:{st.st_mtime_ns}")
+    return stamps
 
 
 def _book_info(entry: dict, pdf_dir: Path):
@@ -322,7 +333,7 @@ def index_paper(content_root: Path) -> str | None:
 
 
 def up_to_date(content_root: Path, out: Path, paper: str | None, ink: str = "full",
-               four_colour: bool = False) -> int | None:
+               four_colour: bool = False, site_url: str | None = None) -> int | None:
     """If the previous whole build into ``out`` was made from exactly these inputs and
     its files are untouched, the number of its files (nothing needs doing, not even the
     check: the same inputs passed it); else None. Cheap: it hashes the inputs and stats
@@ -335,13 +346,13 @@ def up_to_date(content_root: Path, out: Path, paper: str | None, ink: str = "ful
     paper = paper or index_paper(content_root)
     if paper is None:
         return None
-    inputs = inc.Inputs(content_root, options_of(paper, ink, four_colour))
+    inputs = inc.Inputs(content_root, options_of(paper, ink, four_colour, site_url))
     if sorted(old.check.get("games") or []) != inputs.slugs:
         return None
     units = inc.units_for(inputs.slugs, whole=True)
     if set(units) != set(old.units):
         return None
-    pdfs = [p.name for p in (Path(out) / "pdf").glob("*.pdf")]
+    pdfs = pdf_stamps(Path(out) / "pdf")
     for u in units:
         if not old.intact(u, inputs.key(u, pdfs), out):
             return None

@@ -92,10 +92,17 @@ def cmd_check(args) -> int:
 
 def cmd_build(args) -> int:
     from .build import up_to_date
+    from .render.site.pages import SiteError, normalise_url
 
+    try:
+        site_url = normalise_url(getattr(args, "site_url", None))
+    except SiteError as e:
+        print(f"error: --site-url: {e}", file=sys.stderr)
+        return 1
     ink = getattr(args, "ink", "full")
     if args.game is None and not args.clean:
-        n = up_to_date(Path(args.content), Path(args.out), args.paper, ink, args.four_colour)
+        n = up_to_date(Path(args.content), Path(args.out), args.paper, ink, args.four_colour,
+                       site_url)
         if n is not None:
             print(f"nothing changed since the last build: reused all {n} files in {args.out} "
                   f"(the same inputs passed the check then; --clean rebuilds everything)")
@@ -112,7 +119,7 @@ def cmd_build(args) -> int:
     try:
         return build(report, Path(args.out), paper=args.paper or report.content.book.paper,
                      game=args.game, ink=ink, four_colour=args.four_colour,
-                     reuse=not args.clean)
+                     reuse=not args.clean, site_url=site_url)
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
         if e.internal:
@@ -220,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="low: outlines and greyscale for the component sheets")
     b.add_argument("--four-colour", action="store_true",
                    help="print the rulebooks' cards with four-colour suits")
+    b.add_argument("--site-url", metavar="URL",
+                   help="the website's public address, such as https://example.org/rules/ "
+                        "(for canonical links, sitemap.xml and preview images)")
     b.set_defaults(func=cmd_build)
 
     s = sub.add_parser("serve", help="build, serve on 127.0.0.1, rebuild and reload the "

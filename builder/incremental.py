@@ -167,7 +167,7 @@ class Inputs:
         elif kind == "deck":
             parts = [self.templates("components"), o.get("paper"), o.get("ink")]
         elif kind == "site":
-            parts = [self.all_games(), self.templates("site"), sorted(pdfs)]
+            parts = [self.all_games(), self.templates("site"), sorted(pdfs), o.get("site_url")]
         else:
             raise ValueError(f"no build unit '{unit}'")
         parts = [unit, self.package(), self.project(), self.templates("shared")] + parts

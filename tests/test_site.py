@@ -26,8 +26,6 @@ CONTENT = ROOT / "content"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-#: the PDFs the site links to, in ../pdf beside the site folder
-PDF_NAMES = re.compile(r"^[a-z0-9][a-z0-9-]*\.pdf$")
 SERIOUS = {"serious", "critical"}
 
 
@@ -35,7 +33,7 @@ SERIOUS = {"serious", "critical"}
 @pytest.fixture(scope="session")
 def site(built: Path) -> Path:
     """``output/site`` of the session's real ``warbook build`` (conftest.py), so the links
-    to ``../pdf`` are checked against the PDFs that build wrote."""
+    to ``pdf/`` are checked against the PDFs that build wrote."""
     out = built / "site"
     assert (out / "index.html").exists(), "warbook build wrote no site"
     assert (built / "pdf").is_dir()
@@ -83,8 +81,19 @@ def parse(path: Path) -> _Page:
     return p
 
 
+@functools.lru_cache(maxsize=None)
+def site_address(site: Path) -> str:
+    """The public address the site was built for (``--site-url``), from its home page's
+    canonical link; "" when it was built without one."""
+    m = re.search(r'<link rel="canonical" href="([^"]+)"', (site / "index.html").read_text(encoding="utf-8"))
+    return m.group(1) if m else ""
+
+
 def check_ref(site: Path, page: Path, ref: str) -> str | None:
     """None if ``ref`` (found on ``page``) resolves, else what is wrong."""
+    home = site_address(site)
+    if home and ref.startswith(home):  # the site's own public address (--site-url)
+        ref, page = ref[len(home):] or "index.html", site / "index.html"
     parts = urlsplit(ref)
     if parts.scheme or parts.netloc:
         return f"external reference {ref!r} (the site must be self-contained)"
@@ -95,12 +104,6 @@ def check_ref(site: Path, page: Path, ref: str) -> str | None:
     try:
         target.relative_to(site.resolve())
     except ValueError:
-        rel = target.relative_to(site.resolve().parent)
-        if rel.parts[0] == "pdf" and len(rel.parts) == 2 and PDF_NAMES.match(rel.parts[1]):
-            pdf = site.parent / rel
-            if site.parent.joinpath("pdf").is_dir() and not pdf.exists():
-                return f"{ref!r}: {pdf} was not built"
-            return None
         return f"{ref!r} leaves the site"
     if not target.exists():
         return f"{ref!r}: no file {target}"
@@ -135,12 +138,16 @@ def test_every_pdf_is_linked_from_the_home_page(site: Path):
     home = {ref for tag, attr, ref in parse(site / "index.html").refs if tag == "a"}
     pdfs = sorted(p.name for p in (site.parent / "pdf").glob("*.pdf"))
     assert "compendium.pdf" in pdfs and "pnp-deck.pdf" in pdfs
-    missing = [name for name in pdfs if f"../pdf/{name}" not in home]
+    missing = [name for name in pdfs if f"pdf/{name}" not in home]
     assert not missing, missing
     for page in site.glob("*.html"):
-        if page.stem not in ("index", "search"):
+        if page.stem not in ("index", "search", "404"):
             refs = {ref for tag, attr, ref in parse(page).refs}
-            assert f"../pdf/{page.stem}-rules.pdf" in refs and f"../pdf/{page.stem}-components.pdf" in refs
+            assert f"pdf/{page.stem}-rules.pdf" in refs and f"pdf/{page.stem}-components.pdf" in refs
+    # the site ships them: the same files as the build's pdf/ folder (hard links or copies)
+    for name in pdfs:
+        shipped = site / "pdf" / name
+        assert shipped.read_bytes() == (site.parent / "pdf" / name).read_bytes(), name
 
 
 def test_link_checker_catches_broken_links(site: Path, tmp_path: Path):
@@ -150,8 +157,9 @@ def test_link_checker_catches_broken_links(site: Path, tmp_path: Path):
     assert check_ref(site, page, "nope.html")
     assert check_ref(site, page, "https://example.org/x.js")
     assert check_ref(site, page, "../secret.txt")
+    assert check_ref(site, page, "../pdf/war-rules.pdf")  # outside the web root
     assert check_ref(site, page, "battle.html#turn") is None
-    assert check_ref(site, page, "../pdf/war-rules.pdf") is None
+    assert check_ref(site, page, "pdf/war-rules.pdf") is None
 
 
 def test_search_index_targets_resolve(site: Path, report):
@@ -159,7 +167,8 @@ def test_search_index_targets_resolve(site: Path, report):
     assert text.startswith("window.WARBOOK_SEARCH=") and "<" not in text
     data = json.loads(text[len("window.WARBOOK_SEARCH="):].rstrip().rstrip(";"))
     items = data["items"]
-    kinds = {k: sum(1 for i in items if i["k"] == k) for k in ("rule", "clarification", "term", "example")}
+    kinds = {k: sum(1 for i in items if i["k"] == k) for k in ("game", "rule", "clarification", "term", "example")}
+    assert kinds["game"] == len(report.games)
     games = report.games
     assert kinds["rule"] + kinds["clarification"] == sum(len(g.game.rule_index()) for g in games)
     assert kinds["term"] == sum(len(g.game.glossary) for g in games)
@@ -338,8 +347,12 @@ def test_every_page_loads_cleanly(browser, site, pages):
             # use the search box too, so the index script is loaded on every page
             pg.fill("#search-q", "war")
             pg.wait_for_selector("#search-results:not([hidden]) .hit")
-            broken = pg.evaluate("""Array.from(document.images)
-                .filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)""")
+            lazy = pg.eval_on_selector_all("img.card", "xs => xs.every(x => x.getAttribute('loading') === 'lazy')")
+            assert lazy, name
+            # card images load lazily (when their step shows): load them all now
+            broken = pg.evaluate("""Promise.all(Array.from(document.images).map(i => {
+                i.loading = 'eager'; return i.decode().then(() => i.naturalWidth > 0 ? null : i.src, () => i.src); }))
+                .then(r => r.filter(Boolean))""")
             fonts = pg.evaluate("document.fonts.ready.then(f => Array.from(f).filter(x => x.status === 'error').map(x => x.family))")
             assert not broken, f"{name}: images not loaded: {broken[:5]}"
             assert not fonts, f"{name}: fonts failed: {fonts}"
@@ -476,6 +489,48 @@ def test_step_links_open_the_viewer_at_that_step(context, site):
     assert not watch.problems
 
 
+def test_stepping_keeps_the_step_in_the_address_and_links_it(context, site):
+    pg, watch = open_page(context, site, "war.html")
+    v = "#ex-war-plain-trick .viewer"
+    assert pg.get_attribute(f"{v} a.viewer-count", "href") == "#ex-war-plain-trick-setup"
+    pg.click(f"{v} .vnext")
+    assert pg.evaluate("location.hash") == "#ex-war-plain-trick-s1"
+    assert pg.get_attribute(f"{v} a.viewer-count", "href") == "#ex-war-plain-trick-s1"
+    pg.click(f"{v} .vnext")
+    assert pg.evaluate("location.hash") == "#ex-war-plain-trick-s2"
+    # the link, opened afresh, shows that step
+    pg2, _ = open_page(context, site, "war.html" + pg.evaluate("location.hash"))
+    assert viewer_state(pg2, v)["shown"] == ["ex-war-plain-trick-s2"]
+    assert not watch.problems
+
+
+def test_events_inside_a_step_and_the_cards_that_moved(context, site, report):
+    """Battle Lines' first example is one step of many events: the viewer walks them one at
+    a time and marks the cards each names; the cards that moved are outlined."""
+    gr = next(g for g in report.games if g.game.slug == "battle-lines")
+    rep = gr.replays[0]
+    step = rep.steps[0]
+    events = [e for e in step.events if e.text]
+    assert len(events) >= 5
+    ex = f"ex-{rep.example.id}"
+    pg, watch = open_page(context, site, f"battle-lines.html#{ex}-s1")
+    s1 = pg.locator(f"#{ex}-s1")
+    assert s1.locator(".event-count").inner_text() == f"{len(events)} events"
+    # the deal puts every card on the table anew: each face-up card in the step moved
+    moved = s1.locator("img.card.moved").count()
+    assert moved == s1.locator('img.card:not([data-card="back"])').count() > 0
+    first_named = [str(c) for c in events[0].cards]
+    s1.locator(".enext").click()
+    assert s1.locator(".event-count").inner_text() == f"Event 1 of {len(events)}"
+    named = pg.eval_on_selector_all(f"#{ex}-s1 img.card.named", "xs => xs.map(x => x.dataset.card)")
+    assert sorted(set(named)) == sorted(c for c in set(first_named) if c in named) and set(named) <= set(first_named)
+    assert s1.locator(".narration li.event-now").inner_text() == events[0].narrate(gr.game.player_names)
+    assert s1.locator(".narration li.event-later").count() == len(events) - 1
+    pg.keyboard.press(".")
+    assert s1.locator(".event-count").inner_text() == f"Event 2 of {len(events)}"
+    assert not watch.problems
+
+
 def test_without_javascript_every_step_is_listed(browser, site):
     ctx = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
     try:
@@ -540,7 +595,8 @@ def test_dark_mode_follows_the_system(browser, site):
             pg, watch = open_page(ctx, site, "war.html")
             lum = background_luminance(pg)
             assert (lum < 0.2) if dark else (lum > 0.8), (scheme, lum)
-            assert pg.get_attribute("#theme-toggle", "aria-pressed") == ("true" if dark else "false")
+            assert pg.get_attribute("#theme-toggle", "data-dark") == ("true" if dark else "false")
+            assert pg.get_attribute("#theme-toggle", "data-mode") == "system"
             assert not watch.problems
         finally:
             ctx.close()
@@ -557,10 +613,18 @@ def test_theme_toggle_is_remembered(browser, site):
         pg.goto(url(site, "battle.html"))
         assert pg.get_attribute("html", "data-theme") == "dark"
         assert background_luminance(pg) < 0.2
-        assert pg.get_attribute("#theme-toggle", "aria-pressed") == "true"
+        assert pg.get_attribute("#theme-toggle", "data-mode") == "dark"
         pg.click("#theme-toggle")
         pg.reload()
+        assert pg.get_attribute("html", "data-theme") == "light"
         assert background_luminance(pg) > 0.8
+        # the third press goes back to following the system, and that is remembered too
+        pg.click("#theme-toggle")
+        assert pg.get_attribute("html", "data-theme") is None
+        assert pg.get_attribute("#theme-toggle", "data-mode") == "system"
+        assert "follows the system" in pg.get_attribute("#theme-toggle", "title")
+        pg.reload()
+        assert pg.get_attribute("html", "data-theme") is None
         assert not watch.problems
     finally:
         ctx.close()
@@ -589,23 +653,37 @@ def test_keyboard_navigation(context, site):
     assert not watch.problems
 
 
-def test_any_rule_in_two_clicks_on_a_phone(browser, site):
+def test_any_rule_in_three_taps_on_a_phone(browser, site):
+    """The game, its (folded) contents, the rule."""
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
     try:
         pg, watch = open_page(ctx, site, "index.html")
-        pg.click('.game-card a[href="ultimate.html"]')
+        pg.tap('.game-card a[href="ultimate.html"]')
         pg.wait_for_url("**/ultimate.html")
+        assert pg.locator("#toc ol ol a").first.is_hidden()
+        pg.tap("#toc summary")
         link = pg.locator("#toc ol ol a").nth(5)
         target = link.get_attribute("href")
-        link.click()
+        link.tap()
         pg.wait_for_function(f"document.getElementById('{target[1:]}').matches(':target')")
+        # the rule is in view below the header that stays at the top, which keeps the search
+        top = pg.evaluate(f"document.getElementById('{target[1:]}').getBoundingClientRect().top")
+        head = pg.evaluate("document.getElementById('site-header').getBoundingClientRect().bottom")
+        assert head <= top < 740 / 2, (head, top)
+        assert pg.locator("#search-q").is_visible()
         assert not watch.problems
     finally:
         ctx.close()
 
 
-def test_print_stylesheet(context, site):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_print_stylesheet(browser, site, scheme):
+    """Print is light paper whatever the system's or the reader's theme."""
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
     pg, watch = open_page(context, site, "winning-the-battle.html")
+    if scheme == "dark":
+        pg.click("#theme-toggle")  # the reader's own dark choice, on top of the system's
+        assert pg.get_attribute("html", "data-theme") == "dark"
     pg.emulate_media(media="print")
     assert pg.locator(".site-header").is_hidden()
     assert pg.locator("#toc").is_hidden()
@@ -613,8 +691,11 @@ def test_print_stylesheet(context, site):
     visible = pg.evaluate("Array.from(document.querySelectorAll('.step')).filter(s => s.offsetParent !== null).length")
     assert visible == total
     assert background_luminance(pg) > 0.95
+    ink = pg.evaluate("getComputedStyle(document.querySelector('.rule-body p')).color")
+    assert sum(int(x) for x in re.findall(r"\d+", ink)[:3]) < 3 * 80, ink  # dark text
     pg.emulate_media(media="screen")
     assert not watch.problems
+    context.close()
 
 
 def axe_violations(pg) -> list[str]:
@@ -652,10 +733,13 @@ def test_axe_on_a_phone_with_menu_search_and_viewer(browser, site):
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, color_scheme="dark")
     try:
         pg, watch = open_page(ctx, site, "deck-management.html")
-        pg.click("#menu-toggle")
+        pg.locator(".viewer .vnext").first.click()
+        pg.locator(".step.current .enext").first.click()
+        pg.locator('.rule-body a.term').first.click()  # a glossary popover
+        pg.wait_for_selector(".term-pop")
+        pg.click("#menu-toggle")  # (the open search covers the page below the header)
         pg.fill("#search-q", "war")
         pg.wait_for_selector("#search-results:not([hidden]) .hit")
-        pg.locator(".viewer .vnext").first.click()
         assert not watch.problems  # (axe's own requests for the CSS fail on file://)
         problems = axe_violations(pg)
         assert not problems, "\n".join(problems)
@@ -692,3 +776,231 @@ def test_works_from_a_static_http_host(browser, site):
     finally:
         server.shutdown()
         server.server_close()
+
+
+# --------------------------------------------------------------------------- search ranking
+#: (page the search starts from, query, the result expected first). Worked out by reading
+#: the content, not by running the search: each names the entry a reader means.
+QUERIES = [
+    ("search.html", "outflank", "winning-the-battle.html#outflank"),
+    ("search.html", "reinforcement", "battle-lines.html#term-reinforcing"),  # the glossary's "Reinforcing"
+    ("search.html", "reinforcment", "battle-lines.html#term-reinforcing"),   # misspelt
+    ("search.html", "stoens", "winning-the-battle.html#term-stone"),          # two letters swapped
+    ("search.html", "permadeath", "battle.html"),                             # the game's own tagline
+    ("search.html", "dross", "deck-management.html"),
+    ("search.html", "outflanks", "winning-the-battle.html#outflank"),        # the glossary's "Outflank", inflected
+    ("war.html", "how do I win", "war.html#win-all-cards"),                 # stop words dropped
+    ("battle-lines.html", "reserve", "battle-lines.html#term-reserve"),
+]
+
+
+def results(pg, page: str, query: str) -> list[str]:
+    if page == "search.html":
+        pg.fill("#search-page-q", query)
+        pg.wait_for_function("""q => document.getElementById('search-page-status').textContent.includes(q)""", arg=query)
+        return pg.eval_on_selector_all("#search-page-list .hit a", "as => as.map(a => a.getAttribute('href'))")
+    pg.fill("#search-q", query)
+    pg.wait_for_selector("#search-results:not([hidden]) .hit a")
+    return pg.eval_on_selector_all("#search-list .hit a", "as => as.map(a => a.getAttribute('href'))")
+
+
+def test_search_ranks_the_expected_result_first(context, site):
+    wrong = []
+    for page, query, want in QUERIES:
+        pg, watch = open_page(context, site, page)
+        got = results(pg, page, query)
+        if not got or got[0] != want:
+            wrong.append(f"{page} {query!r}: want {want}, got {got[:3]}")
+        assert not watch.problems, watch.problems
+        pg.close()
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_glossary_form_finds_the_glossary_entry(context, site):
+    """"reinforcement" and "outflanked" are forms of the glossary's "Reinforcing" and
+    "Outflank": each entry is among the first three hits, with the rules whose headings
+    say the word."""
+    pg, watch = open_page(context, site, "search.html")
+    first = results(pg, "search.html", "reinforcement")[:3]
+    assert "battle-lines.html#term-reinforcing" in first and "battle-lines.html#reinforce-section" in first
+    first = results(pg, "search.html", "outflanked")[:3]
+    assert "winning-the-battle.html#term-outflank" in first and "winning-the-battle.html#outflank" in first
+
+
+def test_search_matches_words_not_fragments(context, site):
+    """"ace" finds aces, never only "face" or "place"; every hit has a word that starts
+    with "ace" in its title or text."""
+    text = (site / "assets/search-index.js").read_text(encoding="utf-8")
+    items = json.loads(text[len("window.WARBOOK_SEARCH="):].rstrip().rstrip(";"))["items"]
+    by_url = {i["u"]: i for i in items}
+    pg, watch = open_page(context, site, "search.html?q=ace")
+    pg.wait_for_selector("#search-page-list .hit")
+    hrefs = pg.eval_on_selector_all("#search-page-list .hit a", "as => as.map(a => a.getAttribute('href'))")
+    assert hrefs
+    loose = [h for h in hrefs if not re.search(r"\bace", by_url[h]["t"] + " " + by_url[h]["x"], re.I)]
+    assert not loose, loose
+    # the matched words are marked in the results
+    marks = pg.eval_on_selector_all("#search-page-list mark", "ms => ms.map(m => m.textContent.toLowerCase())")
+    assert marks and all(m.startswith("ace") for m in marks), marks[:10]
+
+
+def test_search_filters_by_game(context, site):
+    pg, watch = open_page(context, site, "search.html?q=war&g=battle")
+    pg.wait_for_selector("#search-page-list .hit")
+    hrefs = pg.eval_on_selector_all("#search-page-list .hit a", "as => as.map(a => a.getAttribute('href'))")
+    assert hrefs and all(h.startswith("battle.html") for h in hrefs)
+    # on a game's page, "Only <game>" keeps its own hits
+    pg, watch = open_page(context, site, "battle-lines.html")
+    pg.fill("#search-q", "war")
+    pg.wait_for_selector("#search-results:not([hidden]) .hit a")
+    pg.check("#search-only")
+    pg.wait_for_function("""Array.from(document.querySelectorAll('#search-list .hit a'))
+        .every(a => a.getAttribute('href').startsWith('battle-lines.html'))""")
+    assert not watch.problems
+
+
+def test_matched_words_are_marked_where_a_result_lands(context, site):
+    pg, watch = open_page(context, site, "search.html?q=reinforcement")
+    pg.wait_for_selector("#search-page-list .hit")
+    pg.locator('#search-page-list a[href="battle-lines.html#term-reinforcing"]').click()
+    pg.wait_for_url("**/battle-lines.html#term-reinforcing")
+    pg.wait_for_selector("#term-reinforcing mark.landed")
+    marks = pg.eval_on_selector_all("mark.landed", "ms => ms.map(m => m.textContent)")
+    assert marks and all(m.lower().startswith("reinforc") for m in marks), marks
+    assert pg.evaluate("Array.from(document.querySelectorAll('mark.landed')).every(m => m.closest('#term-reinforcing'))")
+    assert not watch.problems
+
+
+# --------------------------------------------------------------------------- phones
+def test_first_rule_within_two_screens_at_360(browser, site, report):
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
+    try:
+        for gr in report.games:
+            pg, watch = open_page(ctx, site, f"{gr.game.slug}.html")
+            top = pg.evaluate("document.querySelector('.game-body .rule-h').getBoundingClientRect().top + scrollY")
+            assert top < 2 * 740, (gr.game.slug, top)
+            # the header stays on screen far down the page
+            pg.evaluate("window.scrollTo(0, document.body.scrollHeight / 2)")
+            assert pg.evaluate("document.getElementById('site-header').getBoundingClientRect().top") == 0
+            pg.wait_for_selector("#to-top:not([hidden])")
+            pg.close()
+    finally:
+        ctx.close()
+
+
+def test_glossary_term_opens_by_tap_and_by_key(browser, site):
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
+    try:
+        pg, watch = open_page(ctx, site, "winning-the-battle.html")
+        term = pg.locator('#outflank a.term[href="#term-cover"]')
+        definition = pg.locator("#term-cover dd").inner_text().split("\n")[0]
+        term.scroll_into_view_if_needed()
+        y = pg.evaluate("scrollY")
+        term.tap()
+        pop = pg.locator(".term-pop")
+        pop.wait_for()
+        assert definition[:40] in pop.inner_text()
+        assert pg.evaluate("scrollY") == y  # no jump to the glossary
+        assert term.get_attribute("aria-expanded") == "true"
+        box = pop.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+        pg.keyboard.press("Escape")
+        assert pop.count() == 0 and term.get_attribute("aria-expanded") == "false"
+        # by key: focus the term, Enter opens, focus moves into the popover, Escape returns
+        term.focus()
+        pg.keyboard.press("Enter")
+        pop.wait_for()
+        assert pg.evaluate("document.activeElement.classList.contains('term-pop')")
+        pg.keyboard.press("Escape")
+        assert pop.count() == 0
+        assert pg.evaluate("document.activeElement.getAttribute('href')") == "#term-cover"
+        # the popover's own link still goes to the entry
+        term.tap()
+        pg.locator(".term-pop-more").tap()
+        pg.wait_for_function("document.getElementById('term-cover').matches(':target')")
+        assert not watch.problems
+    finally:
+        ctx.close()
+
+
+def test_no_request_leaves_the_web_root(browser, site, pages):
+    """Served over HTTP with site/ as the root: every page, its assets, the search (lunr and
+    the index) and every PDF link answer 200, and nothing is asked of another host."""
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        ctx = browser.new_context()
+        seen: list[str] = []
+        try:
+            pg = ctx.new_page()
+            watch = Watch(pg)
+            pg.on("request", lambda r: seen.append(r.url))
+            for name in pages:
+                pg.goto(base + name, wait_until="networkidle")
+                pg.fill("#search-q", "war")
+                pg.wait_for_selector("#search-results:not([hidden]) .hit")
+                for href in pg.eval_on_selector_all('a[href$=".pdf"]', "as => as.map(a => a.href)"):
+                    r = ctx.request.head(href)
+                    assert r.status == 200, href
+                    seen.append(href)
+            assert not watch.problems, watch.problems
+            outside = [u for u in seen if not u.startswith(base)]
+            assert not outside, outside[:5]
+            assert any(u.endswith("lunr.min.js") for u in seen) and any(u.endswith(".woff2") for u in seen)
+            r = ctx.request.get(base + "no-such-page.html")
+            assert r.status == 404
+        finally:
+            ctx.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.slow
+@pytest.mark.build
+def test_site_url_adds_absolute_addresses(tmp_path: Path):
+    """With the site's public address: canonical links, Open Graph and Twitter tags with
+    the game's preview image, sitemap.xml, robots.txt and 404.html's <base>."""
+    from builder.check import run_check
+    from builder.render.site.pages import render_site
+
+    root = tmp_path / "content"
+    root.mkdir()
+    shutil.copytree(CONTENT / "war", root / "war")
+    (root / "index.yaml").write_text("games: [war]\n")
+    rep = run_check(root)
+    assert rep.ok
+    out = render_site(rep, tmp_path / "build", site_url="https://example.org/rules")
+    war = (out / "war.html").read_text(encoding="utf-8")
+    assert '<link rel="canonical" href="https://example.org/rules/war.html">' in war
+    assert '<meta property="og:image" content="https://example.org/rules/assets/preview/war.png">' in war
+    assert '<meta name="twitter:card" content="summary_large_image">' in war
+    assert '<meta property="og:title" content="War · ' in war
+    from PIL import Image
+    with Image.open(out / "assets/preview/war.png") as im:
+        assert im.size == (1200, 630)
+    with Image.open(out / "assets/apple-touch-icon.png") as im:
+        assert im.size == (180, 180)
+    assert '<link rel="canonical" href="https://example.org/rules/">' in (out / "index.html").read_text()
+    assert re.findall(r"<loc>(.*?)</loc>", (out / "sitemap.xml").read_text()) == [
+        "https://example.org/rules/", "https://example.org/rules/search.html", "https://example.org/rules/war.html"]
+    assert '<base href="https://example.org/rules/">' in (out / "404.html").read_text()
+    # without it: no absolute address anywhere, no sitemap
+    plain = render_site(rep, tmp_path / "build2")
+    assert "example.org" not in (plain / "war.html").read_text() and not (plain / "sitemap.xml").exists()
+    assert "<base" not in (plain / "404.html").read_text() and "canonical" not in (plain / "war.html").read_text()
+
+
+def test_games_menu_on_one_line_at_768(browser, site):
+    ctx = browser.new_context(viewport={"width": 768, "height": 900})
+    try:
+        pg, watch = open_page(ctx, site, "battle-lines.html")
+        tops = pg.eval_on_selector_all("#games-nav li", "ls => ls.map(l => Math.round(l.getBoundingClientRect().top))")
+        assert len(tops) == 7 and len(set(tops)) == 1, tops
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 768
+        assert not watch.problems
+    finally:
+        ctx.close()

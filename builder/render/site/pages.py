@@ -18,6 +18,7 @@ as ``\\u003c``, so no content can put markup or a script into a page.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import time
@@ -35,12 +36,15 @@ from ..fonts import find as find_font
 from ..markup import XREF, Markdown, plain
 from ..present import GameView, Links, Presenter
 from ..templating import environment, overrides_of, template_file
+from . import pictures, webfonts
 
-PDF = "../pdf"  # the PDFs, relative to the site folder (output/pdf beside output/site)
+#: the PDFs, inside the site (``site/pdf``: hard links to, or copies of, the build's own
+#: ``pdf/`` files), so the site is whole with ``site/`` as the web root
+PDF = "pdf"
 
-#: static files copied from templates/site into site/assets
-ASSETS = ("site.css", "theme.js", "site.js", "search.js", "mark.svg")
-#: the web fonts (the book's typefaces), copied into site/assets/fonts
+#: static files copied from templates/site into site/assets (lunr.js with its licence)
+ASSETS = ("site.css", "theme.js", "site.js", "search.js", "mark.svg", "lunr.min.js", "lunr.LICENSE")
+#: the web fonts (the book's typefaces), subset and written as site/assets/fonts/<stem>.woff2
 FONT_FILES = ("EBGaramond12-Regular.otf", "EBGaramond12-Italic.otf", "EBGaramond12-Bold.otf",
               "Cabin-Regular.otf", "Cabin-Italic.otf", "Cabin-SemiBold.otf", "Cabin-Bold.otf")
 
@@ -163,11 +167,14 @@ def search_records(views: list[GameView], games: list[Game]) -> list[dict[str, A
     for g, model in zip(views, games):
         page = page_name(g.slug)
         index = model.rule_index()
+        about = [g.tagline, plain(str(g.summary)), g.credit] + [str(v) for v in g.compare.values()]
+        recs.append({"k": "game", "g": g.slug, "t": g.title, "u": page,
+                     "x": " ".join(a for a in about if a)})
         for r in g.all_rules:
             title = f"{r.number} {r.title}"
             recs.append({"k": "rule" if r.part != "clarifications" else "clarification",
                          "g": g.slug, "t": title, "u": f"{page}#{r.anchor}",
-                         "x": search_text(index[r.id].body, index)})
+                         "x": search_text(index[r.id].body, index), "l": r.level})
         terms = {t.term: t for t in model.glossary}
         for t in g.glossary:
             recs.append({"k": "term", "g": g.slug, "t": t.term, "u": f"{page}#{t.anchor}",
@@ -179,6 +186,36 @@ def search_records(views: list[GameView], games: list[Game]) -> list[dict[str, A
             recs.append({"k": "example", "g": g.slug, "t": f"Example {e.number}: {e.title}",
                          "u": f"{page}#{e.anchor}", "x": search_text(text, index)})
     return recs
+
+
+#: how much more a hit of each kind weighs than a worked example's (lunr document boost)
+KIND_BOOST = {"game": 1.0, "rule": 1.6, "clarification": 1.3, "term": 1.6, "example": 1.0}
+#: field boosts: a word in a title or rule heading counts ten times one in the text
+#: and a word of its permalink (a rule's id, "win-all-cards") four times
+FIELDS = [{"field_name": "t", "boost": 10}, {"field_name": "a", "boost": 4}, {"field_name": "x"}]
+
+
+def boost(record: dict[str, Any]) -> float:
+    """A hit's weight by kind; a rule three levels down (4.4.1) weighs less than the part
+    or section above it (4, 4.4), which names the subject more broadly."""
+    b = KIND_BOOST.get(record["k"], 1.0)
+    if record["k"] == "rule" and record.get("l", 1) >= 3:
+        b = KIND_BOOST["clarification"]
+    return b
+
+
+def search_index(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """A lunr index of ``records`` (refs are their positions), prebuilt with lunr.py the
+    way MkDocs does, serialised for lunr.js 2.3.9 (``assets/lunr.min.js``): words are
+    trimmed, stop words dropped and each word stemmed (Porter), so "reinforcement" and
+    "Reinforcing" meet at "reinforc"."""
+    from lunr import lunr
+
+    docs = [({"id": str(i), "t": r["t"], "x": r["x"],
+              "a": r["u"].partition("#")[2].replace("-", " ") if r["k"] != "example" else ""},
+             {"boost": boost(r)})
+            for i, r in enumerate(records)]
+    return lunr(ref="id", fields=FIELDS, documents=docs).serialize()
 
 
 def js_assign(name: str, data: Any) -> str:
@@ -201,6 +238,7 @@ class PdfLinks:
 
     def __init__(self, pdf_dir: Path | None, known: set[str]):
         self.present = None
+        self.pdf_dir = pdf_dir
         if pdf_dir is not None and pdf_dir.is_dir():
             self.present = {p.stem for p in pdf_dir.glob("*.pdf")}
         self.known = known
@@ -240,6 +278,12 @@ class SiteRenderer:
             v = presenter.game(gr)
             self.check_ids(v)
             self.link_glossary(v)
+            reps = {r.example.id: r for r in gr.replays}
+            for e in v.examples:
+                rep = reps[e.id]
+                # per step, per narrated event: the cards it names (the viewer marks them)
+                e.event_cards = [[[str(c) for c in ev.cards] for ev in s.events if ev.text]
+                                 for s in rep.steps]
             views.append(v)
         return views
 
@@ -268,8 +312,10 @@ class SiteRenderer:
         return [{"slug": g.slug, "title": g.title, "short": short_title(g.title),
                  "href": page_name(g.slug)} for g in views]
 
-    def render(self, report, out: Path, pdf_dir: Path | None = None) -> dict[str, int]:
+    def render(self, report, out: Path, pdf_dir: Path | None = None,
+               site_url: str | None = None) -> dict[str, int]:
         views = self.views(report)
+        site_url = normalise_url(site_url)
         nav = self.nav(views)
         known = {"compendium", "pnp-deck"} | {f"{g.slug}-{k}" for g in views
                                                 for k in ("rules", "components")}
@@ -278,43 +324,109 @@ class SiteRenderer:
         logo = report.content.book.logo
         mark = "assets/logo" + Path(logo).suffix.lower() if logo else "assets/mark.svg"
         self.env.globals.update(pdf=pdfs, extra_pdfs=pdfs.extras(), site_title=title,
-                                brand_mark=mark)
+                                brand_mark=mark, site_url=site_url, base_href="")
         intro = Markdown(lambda rid: None).block(report.content.intro)
         pages = {
             "index.html": self.env.get_template("site/index.html.j2").render(
-                games=views, nav=nav, current="", intro=intro, page_title=title,
+                games=views, nav=nav, current="", intro=intro, page_title=title, page="index.html",
+                preview="assets/preview/index.png",
                 description=report.content.book.subtitle or f"Rules, worked examples and "
                             f"printable sheets for {', '.join(g.title for g in views)}."),
             "search.html": self.env.get_template("site/search.html.j2").render(
-                games=views, nav=nav, current="", page_title=f"Search · {title}",
+                games=views, nav=nav, current="", page_title=f"Search · {title}", page="search.html",
+                preview="assets/preview/index.png",
                 description="Search the rules, glossaries and worked examples of every game."),
         }
         game_t = self.env.get_template("site/game.html.j2")
         for g in views:
             pages[page_name(g.slug)] = game_t.render(
                 g=g, nav=nav, current=g.slug, page_title=f"{g.title} · {title}",
+                page=page_name(g.slug), preview=f"assets/preview/{g.slug}.png",
                 description=f"Rules of {g.title}: {g.tagline}",
                 result_text=lambda res, g=g: result_text(res, g.names))
+        # a missing page: served by static hosts for any path, so its links are absolute
+        # when the site's address is known (<base href>), relative otherwise
+        pages["404.html"] = self.env.get_template("site/404.html.j2").render(
+            games=views, nav=nav, current="", page_title=f"Page not found · {title}", page="",
+            preview="assets/preview/index.png", base_href=site_url or "",
+            description="This page does not exist.")
         for name, text in pages.items():
             (out / name).write_text(text, encoding="utf-8")
+        self.write_host_files(out, sorted(n for n in pages if n != "404.html"), site_url)
 
         assets = out / "assets"
         assets.mkdir()
+        scripts = []
         for name in ASSETS:
             shutil.copyfile(template_file(f"site/{name}", self.templates), assets / name)
+            if name.endswith(".js") and name != "lunr.min.js":
+                scripts.append((assets / name).read_text(encoding="utf-8"))
         if logo is not None:
             shutil.copyfile(logo, assets / ("logo" + Path(logo).suffix.lower()))
+        records = search_records(views, [gr.game for gr in report.games])
         (assets / "search-index.js").write_text(
             js_assign("WARBOOK_SEARCH", {
                 "games": {g.slug: short_title(g.title) for g in views},
-                "items": search_records(views, [gr.game for gr in report.games])}),
+                "items": records, "index": search_index(records)}),
             encoding="utf-8")
-        fonts = assets / "fonts"
-        fonts.mkdir()
-        for name in FONT_FILES:
-            shutil.copyfile(find_font(name), fonts / name)
+        self.write_fonts(assets / "fonts", list(pages.values()) + scripts
+                         + [r["t"] + r["x"] for r in records])
         ncards = self.write_cards(out / "cards", views)
+        self.link_pdfs(pdfs, out / PDF)
+        self.write_pictures(assets, report, views, mark=assets / Path(mark).name)
         return {"pages": len(pages), "cards": ncards}
+
+    @staticmethod
+    def write_host_files(out: Path, pages: list[str], site_url: str) -> None:
+        """``robots.txt`` always; ``sitemap.xml`` when the site's address is known (a
+        sitemap lists absolute addresses)."""
+        robots = "User-agent: *\nAllow: /\n"
+        if site_url:
+            robots += f"Sitemap: {site_url}sitemap.xml\n"
+            urls = "".join(f"  <url><loc>{escape(site_url + ('' if p == 'index.html' else p))}</loc></url>\n"
+                           for p in pages)
+            (out / "sitemap.xml").write_text(
+                '<?xml version="1.0" encoding="UTF-8"?>\n'
+                '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+                f"{urls}</urlset>\n", encoding="utf-8")
+        (out / "robots.txt").write_text(robots, encoding="utf-8")
+
+    @staticmethod
+    def write_pictures(assets: Path, report, views: list[GameView], mark: Path) -> None:
+        """The preview image of each page (Open Graph, Twitter) and the PNG icons."""
+        title = report.content.book.title
+        accents = {gr.game.slug: gr.game.accent for gr in report.games}
+        previews = [pictures.Preview("index.png", "warbook", title,
+                                     report.content.book.subtitle or "", report.content.book.accent
+                                     or "#9b1c26")]
+        previews += [pictures.Preview(f"{g.slug}.png", title, g.title, g.tagline,
+                                      accents.get(g.slug) or "#9b1c26") for g in views]
+        folder = assets / "preview"
+        folder.mkdir()
+        for name, data in pictures.render(previews, mark).items():
+            (folder / name if name in {p.name for p in previews} else assets / name).write_bytes(data)
+
+    def write_fonts(self, folder: Path, texts: list[str]) -> None:
+        """Each web font, subset to the characters of ``texts``, as WOFF2."""
+        folder.mkdir()
+        chars = webfonts.characters(texts)
+        for name in FONT_FILES:
+            data = webfonts.cached_woff2(find_font(name), chars)
+            (folder / (Path(name).stem + ".woff2")).write_bytes(data)
+
+    @staticmethod
+    def link_pdfs(pdfs: "PdfLinks", folder: Path) -> None:
+        """The build's PDFs inside the site: a hard link each (no copy on disk) where the
+        file system allows, else a copy."""
+        if not pdfs.present:
+            return
+        folder.mkdir()
+        for name in sorted(pdfs.present):
+            src, dst = pdfs.pdf_dir / f"{name}.pdf", folder / f"{name}.pdf"
+            try:
+                os.link(src, dst)
+            except OSError:
+                shutil.copyfile(src, dst)
 
     def write_cards(self, folder: Path, views: list[GameView]) -> int:
         """Each card image that any diagram shows, written once."""
@@ -331,6 +443,18 @@ class SiteRenderer:
             svg = cardart.face_down() if code == "back" else cardart.card_face(code, style="compact")
             (folder / f"{code}.svg").write_text(svg, encoding="utf-8")
         return len(codes)
+
+
+def normalise_url(url: str | None) -> str:
+    """The site's public address with one trailing slash ("" when unknown). Only http(s)
+    addresses are taken: the value ends up in the pages' head."""
+    if not url:
+        return ""
+    url = url.strip()
+    if not re.match(r"^https?://[^\s/?#<>\"']+(/[^\s?#<>\"']*)?$", url):
+        raise SiteError(f"site URL '{url}': expected an http:// or https:// address such as "
+                        f"https://example.org/rules/")
+    return url.rstrip("/") + "/"
 
 
 def describe(d, lead: str) -> str:
@@ -360,7 +484,8 @@ def result_text(result: str, names: dict[str, str]) -> str:
     return f"{names.get(result, result)} wins the game."
 
 
-def render_site(report, staging: Path, say: Callable[[str], None] | None = None) -> Path:
+def render_site(report, staging: Path, say: Callable[[str], None] | None = None,
+                site_url: str | None = None) -> Path:
     """Write the whole website into ``staging / "site"`` and return that folder."""
     t0 = time.perf_counter()
     out = Path(staging) / "site"
@@ -368,7 +493,7 @@ def render_site(report, staging: Path, say: Callable[[str], None] | None = None)
         shutil.rmtree(out)
     out.mkdir(parents=True)
     counts = SiteRenderer(overrides_of(report.content.root)).render(
-        report, out, pdf_dir=Path(staging) / "pdf")
+        report, out, pdf_dir=Path(staging) / "pdf", site_url=site_url)
     if say is not None:
         files = sum(1 for p in out.rglob("*") if p.is_file())
         say(f"wrote site/ ({counts['pages']} pages, {counts['cards']} card images, {files} files) "

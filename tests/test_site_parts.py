@@ -1,0 +1,88 @@
+"""The website's parts that need no browser: the search index (read back by lunr.py, an
+implementation independent of the JavaScript that queries it), the subset web fonts, the
+site address option and the files for hosts (sitemap, robots, 404)."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from builder.render.fonts import find as find_font
+from builder.render.site import webfonts
+from builder.render.site.pages import SiteError, SiteRenderer, normalise_url, search_index
+
+
+def records():
+    return [
+        {"k": "rule", "g": "a", "t": "4.4 Reinforcing", "u": "a.html#reinforce-section",
+         "x": "A player losing on a flank may throw in the reserve."},
+        {"k": "term", "g": "a", "t": "Reserve", "u": "a.html#term-reserve",
+         "x": "The fourth card, held back to reinforce a flank."},
+        {"k": "rule", "g": "b", "t": "2.1 Object of the game", "u": "b.html#win-all-cards",
+         "x": "The player who ends up holding every card is the champion."},
+        {"k": "example", "g": "b", "t": "Example 1: A face card in its place", "u": "b.html#ex-1",
+         "x": "Nothing here about the card that beats a king."},
+    ]
+
+
+def test_the_index_is_stemmed_words_read_back_by_lunr_py():
+    from lunr.index import Index
+
+    idx = Index.load(search_index(records()))
+    refs = lambda q: [r["ref"] for r in idx.search(q)]  # noqa: E731
+    # "reinforcement" and "Reinforcing" share the stem "reinforc"
+    assert set(refs("reinforcement")) == {"0", "1"}
+    # a title word weighs more than a text word: "reserve" is the term's title
+    assert refs("reserve")[0] == "1"
+    # whole words: "ace" is not in "face" or "place"
+    assert refs("ace") == []
+    # the permalink's words are searched: "win" only in "#win-all-cards"
+    assert refs("win") == ["2"]
+
+
+def test_characters_decode_entities_and_keep_ascii():
+    chars = webfonts.characters(["<p>caf&eacute; &rsquo;</p>", "Ω"])
+    assert "é" in chars and "\u2019" in chars and "Ω" in chars
+    assert all(chr(c) in chars for c in range(0x20, 0x7F))
+
+
+def test_woff2_keeps_exactly_the_asked_characters():
+    src = find_font("Cabin-Regular.otf")
+    data = webfonts.woff2(src, "Warbook 123")
+    assert data[:4] == b"wOF2"
+    font = TTFont(io.BytesIO(data))
+    cmap = set(chr(c) for c in font.getBestCmap())
+    assert set("Warbook 123") <= cmap
+    assert "Z" not in cmap and "q" not in cmap
+    whole = TTFont(str(src))
+    assert len(font.getGlyphOrder()) < len(whole.getGlyphOrder()) / 5
+
+
+@pytest.mark.parametrize("url,want", [
+    ("https://example.org/rules", "https://example.org/rules/"),
+    ("http://localhost:8000/", "http://localhost:8000/"),
+    ("", ""), (None, ""),
+])
+def test_site_url_is_normalised(url, want):
+    assert normalise_url(url) == want
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "example.org", "https://a.b/\"><script>", "ftp://x.org/"])
+def test_site_url_must_be_a_web_address(url):
+    with pytest.raises(SiteError, match="expected an http"):
+        normalise_url(url)
+
+
+def test_host_files(tmp_path):
+    SiteRenderer.write_host_files(tmp_path, ["index.html", "war.html"], "https://example.org/b/")
+    sitemap = (tmp_path / "sitemap.xml").read_text()
+    assert re.findall(r"<loc>(.*?)</loc>", sitemap) == ["https://example.org/b/", "https://example.org/b/war.html"]
+    assert "Sitemap: https://example.org/b/sitemap.xml" in (tmp_path / "robots.txt").read_text()
+    other = tmp_path / "none"
+    other.mkdir()
+    SiteRenderer.write_host_files(other, ["index.html"], "")
+    assert not (other / "sitemap.xml").exists()
+    assert (other / "robots.txt").read_text() == "User-agent: *\nAllow: /\n"
