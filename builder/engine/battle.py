@@ -614,7 +614,7 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
       can hold (known from the player's own cards minus those seen elsewhere).
     """
     assert isinstance(state, BattleState)
-    node = state.pending()
+    node = state.node()
     choice = node.choices[player]
     opts = choice.enumerate()
     if len(opts) == 1:
@@ -686,6 +686,7 @@ GAME = GameDef(
     max_steps=max_steps,
     option_sets=[{}, {"aces": "low"}, {"players": 4}, {"players": 4, "aces": "low"}],
     supply_group=_supply_group, card_supply=_card_supply,
+    round_key="turns", round_word="turn",
 )
 BattleState.game = GAME
 

@@ -260,6 +260,7 @@ GAME = GameDef(
     option_sets=[{}, {"max_tricks": 200}, {"wins": "lower"},
                  {"aces": "low", "war_cards": 1, "max_tricks": 500}],
     rules_for=rules_for,
+    round_key="tricks", round_word="trick", cap_rules=frozenset({"trick-cap"}),
 )
 WarState.game = GAME
 
