@@ -25,7 +25,7 @@ from ..engine.core import GameDef, State, random_bot
 LADDER = ("random", "heuristic", "search")
 
 #: rollouts per candidate decision (the search bot's strength and cost)
-ROLLOUTS = 6
+ROLLOUTS = 4
 #: at most this many candidates are weighed where a choice cannot be listed
 SAMPLED_CANDIDATES = 8
 

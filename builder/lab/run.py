@@ -23,7 +23,8 @@ from typing import Any, Callable, Sequence
 from ..engine.core import GameDef, random_bot
 from .bots import make_bot
 
-CHUNK = 200
+CHUNK = 200  # games per task: enough to outweigh the cost of sending the records back
+SEARCH_CHUNK = 5  # the search bot's games are slow: small tasks keep both cores busy
 
 
 @dataclass(frozen=True)
@@ -109,9 +110,10 @@ def play_many(jobs: list[tuple[GameDef, dict[str, Any], int, Lineup, int]],
     records in game order. ``workers`` processes (default: every core); 1 plays here."""
     workers = workers or default_workers()
     tasks = []
-    for j, (_, _, _, _, games) in enumerate(jobs):
-        for start in range(0, games, CHUNK):
-            tasks.append((j, start, min(start + CHUNK, games)))
+    for j, (_, _, _, lineup, games) in enumerate(jobs):
+        size = SEARCH_CHUNK if "search" in lineup.bots else CHUNK
+        for start in range(0, games, size):
+            tasks.append((j, start, min(start + size, games)))
     _WORK.clear()
     _WORK["jobs"] = [(g, o, s, lineup) for g, o, s, lineup, _ in jobs]
     results: list[list[Record]] = [[] for _ in jobs]

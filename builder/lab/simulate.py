@@ -47,7 +47,8 @@ def _players(gamedef: GameDef, options: dict[str, Any]) -> int:
     return len(gamedef.new_game(options, random.Random(0)).players)
 
 
-def plan(game: Game, bots: list[str] | None, per_option: bool) -> list[dict]:
+def plan(game: Game, bots: list[str] | None, per_option: bool, search_seats: bool = True,
+         strict: bool = True) -> list[dict]:
     """The variants to play: the game as printed, then one per option value."""
     gamedef: GameDef = game.gamedef
     base = gamedef.resolve(game.option_defaults())
@@ -56,9 +57,11 @@ def plan(game: Game, bots: list[str] | None, per_option: bool) -> list[dict]:
         for name, v in option_values(game):
             variants.append((f"{name}: {v}", {name: v}, gamedef.resolve({**base, name: v})))
     out = []
-    for label, changed, opts in variants:
+    for vi, (label, changed, opts) in enumerate(variants):
         available = ladder(gamedef, opts)
         wanted = list(bots) if bots else [b for b in available if b != "search"]
+        if not strict:  # the books' figures: what the ladder has; search for the game as printed
+            wanted = [b for b in wanted if b in available and (vi == 0 or b != "search")]
         for b in wanted:
             if b not in LADDER:
                 raise LabError(f"unknown bot '{b}' (the ladder: {', '.join(LADDER)})")
@@ -72,31 +75,35 @@ def plan(game: Game, bots: list[str] | None, per_option: bool) -> list[dict]:
                                f"{', '.join(available)})")
         out.append({"label": label, "changed": changed, "options": opts,
                     "decisions": decisions, "bots": wanted,
+                    "seat_bots": [b for b in wanted if search_seats or b != "search"],
                     "players": _players(gamedef, opts)})
     return out
 
 
 def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed: int = 0,
              workers: int | None = None, per_option: bool = True,
-             search_games: int | None = None, confidence: float = 0.95) -> dict:
+             search_games: int | None = None, confidence: float = 0.95,
+             option_games: int | None = None, search_seats: bool = True,
+             strict: bool = True) -> dict:
     """Play the figures' games and return them as plain data (JSON-ready, the same for a
     seed whatever the number of workers)."""
     gamedef: GameDef = game.gamedef
     if gamedef is None:
         raise LabError(f"{game.slug}: its engine could not be loaded")
-    variants = plan(game, bots, per_option)
+    variants = plan(game, bots, per_option, search_seats, strict)
     search_games = min(games, SEARCH_GAMES) if search_games is None else search_games
     jobs, keys = [], []
     for vi, v in enumerate(variants):
         n = v["players"]
-        for b in v["bots"]:
-            count = search_games if b == "search" else games
+        per = games if vi == 0 or option_games is None else option_games
+        for b in v["seat_bots"]:
+            count = search_games if b == "search" else per
             jobs.append((gamedef, v["options"], seed, Lineup(f"{vi}/seat/{b}", (b,) * n), count))
             keys.append((vi, "seat", b, None))
         ranked = v["bots"] if v["decisions"] else []
         for i, strong in enumerate(ranked):
             for weak in ranked[:i]:
-                count = search_games if "search" in (strong, weak) else games
+                count = search_games if "search" in (strong, weak) else per
                 lineup = Lineup(f"{vi}/skill/{strong}/{weak}", (strong,) + (weak,) * (n - 1),
                                 rotate=True)
                 jobs.append((gamedef, v["options"], seed, lineup, count))
@@ -117,6 +124,7 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
     report = {
         "game": game.slug, "title": game.title, "engine": game.engine or gamedef.slug,
         "seed": seed, "games": games, "search_games": search_games,
+        "option_games": option_games if option_games is not None else games,
         "confidence": confidence, "round_word": gamedef.round_word,
         "variants": out_variants,
     }
