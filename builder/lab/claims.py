@@ -125,8 +125,9 @@ def check_balance(game: Game, games: int | None = None, seed: int = 0,
     from .bots import ladder
     decisions = len(ladder(game.gamedef, game.gamedef.resolve(game.option_defaults()))) > 1
     n = games or game.balance.games or DEFAULT_GAMES
+    search_seats = any(c.kind != "skill" and c.bots == "search" for c in game.balance.claims)
     report = simulate(game, games=n, bots=bots_needed(game, decisions) if decisions else None,
-                      seed=seed, workers=workers, per_option=False)
+                      seed=seed, workers=workers, per_option=False, search_seats=search_seats)
     verdicts = []
     for c in game.balance.claims:
         try:
