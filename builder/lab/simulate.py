@@ -67,6 +67,9 @@ def plan(game: Game, bots: list[str] | None, per_option: bool, search_seats: boo
                 raise LabError(f"unknown bot '{b}' (the ladder: {', '.join(LADDER)})")
         decisions = len(available) > 1
         if not decisions:
+            if bots and strict and any(b != "random" for b in bots):
+                raise LabError(f"{game.slug} has no decisions (no player ever has a choice), "
+                               f"so only the random bot plays it")
             wanted = ["random"]
         else:
             missing = [b for b in wanted if b not in available]
