@@ -179,6 +179,9 @@ def playing_time(report: dict, variant: int = 0) -> dict | None:
         return None
     med = h["rounds"]["median"]["value"] * sec / 60
     p90 = h["rounds"]["p90"]["value"] * sec / 60
+    if _minutes(med) == _minutes(p90):
+        return {"median": med, "p90": p90, "text": f"about {_minutes(med)}",
+                "short": f"about {_minutes(med)}"}
     return {"median": med, "p90": p90, "text": f"{_minutes(med)} (9 games in 10 within "
             f"{_minutes(p90)})", "short": f"{_minutes(med)}, 90 % within {_minutes(p90)}"}
 

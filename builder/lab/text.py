@@ -95,5 +95,5 @@ def length_sentence(seat: dict, round_word: str, minutes: dict | None) -> str:
          f"ten within {d['p90']['value']:,}; the longest of {seat['games']:,} took "
          f"{d['longest']:,}")
     if minutes:
-        s += f", so about {minutes['short']} at the table"
+        s += f"; at the table: {minutes['short']}"
     return s + "."

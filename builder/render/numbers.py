@@ -150,7 +150,7 @@ def numbers_view(figures: dict | None, slug: str, accent: str) -> NumbersView | 
     if seat["rounds"]["shortest"] == seat["rounds"]["longest"]:
         n = seat["rounds"]["longest"]
         nv.notes.append(f"Every game lasts exactly {n:,} {rw}{'s' if n != 1 else ''}"
-                        + (f", about {minutes['short']} at the table." if minutes else "."))
+                        + (f": {minutes['short']} at the table." if minutes else "."))
     else:
         nv.charts.append(Chart(
             f"{slug}-length", f"How long a game lasts ({seat['bot']} bots)",
