@@ -16,7 +16,7 @@ import pytest
 from builder.check import run_check
 from builder.content import load_content
 from builder.engine import registered_engines
-from builder.engine.core import ACE_LOW, random_bot
+from builder.engine.core import ACE_HIGH, ACE_LOW, random_bot
 from builder.lab import stats
 from builder.lab.run import play_one
 from builder.lab.simulate import simulate
@@ -85,13 +85,61 @@ def test_the_fast_path_equals_the_engine_step_for_step_thousands():
         assert fast_trace(f"slow{i}") == reference_trace(f"slow{i}"), i
 
 
-def test_the_fast_path_is_what_the_lab_plays_and_it_changes_nothing():
-    game = ENGINES["ultimate"]
+def war_reference_trace(options: dict, seed: str) -> tuple[tuple, list]:
+    """War on the reference engine between random bots, each trick's two decks as rank
+    numbers (top first)."""
+    game = ENGINES["war"]
+    opts = game.resolve(options)
+    rank = ACE_HIGH if opts["aces"] == "high" else ACE_LOW
+    rng = random.Random(seed)
+    state = game.new_game(opts, rng)
+    trace, steps = [], 0
+    while not state.is_terminal():
+        node = state.pending()
+        state.apply({p: random_bot(state, p, rng) for p in node.choices})
+        v = state.view()
+        trace.append(([rank[c.rank] for c in v["p1.deck"]], [rank[c.rank] for c in v["p2.deck"]]))
+        steps += 1
+    r = state.result
+    return (steps, v["tricks"], r.winner, r.rule == "trick-cap"), trace
+
+
+def war_fast_trace(options: dict, seed: str) -> tuple[tuple, list]:
+    trace: list = []
+    game = ENGINES["war"]
+    return game.fast_random(game.resolve(options), random.Random(seed), trace), trace
+
+
+WAR_OPTIONS = [{}, {"wins": "lower"}, {"max_tricks": 60}, {"aces": "low", "war_cards": 1},
+               {"war_cards": 0, "max_tricks": 300}]
+
+
+@pytest.mark.parametrize("options", WAR_OPTIONS)
+def test_the_war_fast_path_equals_the_engine_trick_for_trick_sample(options):
+    for i in range(40):
+        assert war_fast_trace(options, f"w{i}") == war_reference_trace(options, f"w{i}"), i
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", WAR_OPTIONS)
+def test_the_war_fast_path_equals_the_engine_trick_for_trick_thousands(options):
+    ends = set()
+    for i in range(1000):
+        fast = war_fast_trace(options, f"slow{i}")
+        assert fast == war_reference_trace(options, f"slow{i}"), i
+        ends.add((fast[0][2], fast[0][3]))
+    assert len(ends) >= 2  # the seeds reach more than one kind of ending
+
+
+@pytest.mark.parametrize("slug", ["ultimate", "war"])
+def test_the_fast_path_is_what_the_lab_plays_and_it_changes_nothing(slug):
+    game = ENGINES[slug]
     opts = game.resolve({})
-    fast = [play_one(game, opts, f"x{i}", [random_bot] * 2) for i in range(200)]
+    n = 200 if slug == "ultimate" else 30
+    fast = [play_one(game, opts, f"x{i}", [random_bot] * 2) for i in range(n)]
     saved, game.fast_random = game.fast_random, None
     try:
-        slow = [play_one(game, opts, f"x{i}", [random_bot] * 2) for i in range(200)]
+        slow = [play_one(game, opts, f"x{i}", [random_bot] * 2) for i in range(n)]
     finally:
         game.fast_random = saved
     assert fast == slow
