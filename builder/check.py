@@ -18,7 +18,7 @@ from typing import Any
 from .diagnostics import Diagnostics, Located
 from .engine.core import (
     Card, CardError, DecisionFormatError, Event, GameDef, IllegalDecision, SetupError, State,
-    Zone, fmt_value, jsonable, parse_cards,
+    Zone, fmt_value, parse_cards,
 )
 from .model import Content, Example, Game, Step
 from .yamlsrc import LocDict, LocList
@@ -39,18 +39,6 @@ class StepRecord:
     expected: list[str]  # view keys the example checked at this step
     repeat: int = 1  # how often the written step is applied (repeat:)
     round: int = 1  # which application this record is
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "index": self.index, "kind": self.kind,
-            "decisions": {p: fmt_value(v) for p, v in self.decisions.items()},
-            "what": self.what,
-            "events": [e.to_json() for e in self.events],
-            "view": {k: jsonable(v) for k, v in self.view.items()},
-            "table": [z.to_json() for z in self.table],
-            "comment": self.comment, "expected": self.expected, "repeat": self.repeat,
-            "round": self.round,
-        }
 
 
 @dataclass
