@@ -338,3 +338,52 @@ SLOW = pytest.mark.slow
 def test_simulate_refuses_plainly(args, message, capsys):
     proc = warbook_here(capsys, *args, "--content", str(ROOT / "content"))
     assert proc.returncode == 1 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------------- the products
+GAME_SLUGS = ["war", "peace", "winning-the-battle", "battle-lines", "deck-management", "battle",
+              "ultimate"]
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+def test_every_rulebook_has_its_numbers_with_charts_as_vector_text(built, slug):
+    from pypdf import PdfReader
+
+    r = PdfReader(str(built / "pdf" / f"{slug}-rules.pdf"))
+    pages = [p.extract_text() for p in r.pages]
+    where = [i for i, t in enumerate(pages) if "By the numbers" in t]
+    assert where, "no By the numbers section"
+    text = " ".join(pages[where[0]:where[0] + 3])
+    # the charts' own words, set as text in the PDF (not pictures of words)
+    assert "Wins by seat" in text and "games won (%)" in text
+    assert "between equal players" in text
+    if slug in ("war", "peace"):
+        assert "No player ever has a choice" in text
+        assert "skill" not in text.lower().split("by the numbers")[1].split("glossary")[0] \
+            .replace("no skill edge", "")
+    else:
+        assert "Skill: one bot against another" in text
+    # the cover's playing time is measured: "N minutes" rather than the typed "N to M minutes"
+    cover = pages[0]
+    assert "minute" in cover and " to " not in cover.split("Playing time")[1].split("\n")[0]
+
+
+def test_the_compendium_table_prints_measured_times(built):
+    from pypdf import PdfReader
+
+    r = PdfReader(str(built / "pdf" / "compendium.pdf"))
+    text = " ".join(p.extract_text() for p in r.pages[:8])
+    assert "Length and playing time" in text
+    assert "90 % within" in text
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+def test_every_game_page_has_its_charts_and_no_script(built, slug):
+    html = (built / "site" / f"{slug}.html").read_text()
+    start = html.index('<section class="numbers"')
+    section = html[start:html.index("</section>", start)]
+    # length, seats and skill; no skill chart without decisions, no length chart where
+    # every game is as long (Ultimate's 13 rounds)
+    assert section.count('class="pygal-chart"') == {"war": 2, "peace": 2, "ultimate": 2}.get(slug, 3)
+    assert "<script" not in section and "javascript:" not in section
+    assert "Player 1" in section and "<text" in section
