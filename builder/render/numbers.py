@@ -154,20 +154,20 @@ def numbers_view(figures: dict | None, slug: str, accent: str) -> NumbersView | 
     else:
         nv.charts.append(Chart(
             f"{slug}-length", f"How long a game lasts ({seat['bot']} bots)",
-            Markup(length_chart(seat, rw, accent, f"{slug}-length")),
+            Markup(length_chart(seat, rw, accent, f"chart-{slug}-length")),
             length_sentence(seat, rw, minutes)))
     rows = [(f"Player {i + 1}", w) for i, w in enumerate(seat["wins"])]
     fair = (1 - seat["draws"]["rate"]) / len(rows)
     nv.charts.append(Chart(
         f"{slug}-seats", f"Wins by seat ({seat['bot']} bots in every seat)",
-        Markup(rate_chart(rows, fair, accent, f"{slug}-seats", "games won (%)")),
+        Markup(rate_chart(rows, fair, accent, f"chart-{slug}-seats", "games won (%)")),
         seat_sentence(seat)))
     if v["decisions"] and v["skill"]:
         rows = [(f"{k['bot']} v {k['against']}", k["wins"]) for k in v["skill"]]
         sentence = " ".join(skill_sentence(k) for k in v["skill"])
         nv.charts.append(Chart(
             f"{slug}-skill", "Skill: one bot against another, seats alternated",
-            Markup(rate_chart(rows, v["skill"][0]["fair"], accent, f"{slug}-skill",
+            Markup(rate_chart(rows, v["skill"][0]["fair"], accent, f"chart-{slug}-skill",
                               "games won by the first bot (%)")), sentence))
     elif not v["decisions"]:
         nv.notes.append("No player ever has a choice in this game: the deal decides every "
