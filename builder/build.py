@@ -221,6 +221,13 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
         for u, entry in old.units.items():
             if u not in keys and old.intact(u, entry.get("key"), out):
                 new.units[u] = entry
+    from .lab.figures import figures
+    for gr in (report.games if game is None else games):  # played once, then cached
+        try:
+            gr.figures = figures(gr.game, say=say)
+        except Exception as e:  # noqa: BLE001 - a designer's engine that cannot be simulated
+            raise BuildError(f"{gr.game.slug}: the balance lab could not play the game on its "
+                             f"engine: {type(e).__name__}: {e}") from None
     staging = _staging(out)
     t0 = time.perf_counter()
     children: list[Forked] = []

@@ -82,12 +82,77 @@ def cmd_check(args) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
+    if args.balance and report.ok:
+        return check_balance(report, args)
     if args.json:
         json.dump(report.to_json(), sys.stdout, indent=2)
         print()
     else:
         print_report(report)
     return 0 if report.ok else 1
+
+
+def check_balance(report, args) -> int:
+    """``check --balance``: the examples passed; now each game's claims on played games."""
+    from .lab.bots import LabError
+    from .lab.claims import check_balance as judge_game
+
+    print_report(report)
+    failed = tested = 0
+    for g in report.content.games:
+        if g.balance is None or not g.balance.claims:
+            continue
+        try:
+            verdicts, sim = judge_game(g, games=args.games, workers=args.workers)
+        except LabError as e:
+            print(f"{g.slug}: error: {e}", file=sys.stderr)
+            return 1
+        for v in verdicts:
+            tested += 1
+            if v.holds:
+                print(f"{g.slug}: holds: {v.said} ({v.measured})")
+            else:
+                failed += 1
+                print(v.diagnostic().format(), file=sys.stderr)
+    print(f"balance: {tested} claim{'s' if tested != 1 else ''} tested, {tested - failed} "
+          f"borne out, {failed} not")
+    return 1 if failed else 0
+
+
+def cmd_simulate(args) -> int:
+    from .content import load_content
+    from .lab.bots import LabError
+    from .lab.simulate import simulate
+    from .lab.text import report_text, to_json
+
+    content, diags = load_content(Path(args.content))
+    for d in diags:
+        print(d.format(), file=sys.stderr)
+    if diags.errors:
+        print("simulate stopped: the content has errors (see above)", file=sys.stderr)
+        return 1
+    slugs = [g.slug for g in content.games]
+    if args.game not in slugs:
+        import difflib
+        close = difflib.get_close_matches(args.game, slugs, n=1)
+        print(f"error: no game '{args.game}' (games: {', '.join(slugs)})"
+              + (f"; did you mean '{close[0]}'?" if close else ""), file=sys.stderr)
+        return 1
+    if args.games < 1 or (args.workers is not None and args.workers < 1) or \
+            (args.search_games is not None and args.search_games < 1):
+        print("error: --games, --search-games and --workers must be at least 1",
+              file=sys.stderr)
+        return 1
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else None
+    try:
+        report = simulate(content.game(args.game), games=args.games, bots=bots,
+                          seed=args.seed, workers=args.workers,
+                          per_option=not args.no_options, search_games=args.search_games)
+    except LabError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print(to_json(report) if args.json else report_text(report))
+    return 0
 
 
 def cmd_build(args) -> int:
@@ -212,7 +277,34 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
     c.add_argument("--json", action="store_true", help="print a machine-readable report")
     c.add_argument("--game", metavar="SLUG", help="check one game only")
+    c.add_argument("--balance", action="store_true",
+                   help="also test each game's balance claims (balance: in game.yaml) on "
+                        "simulated games")
+    c.add_argument("--games", type=int, default=None, metavar="N",
+                   help="with --balance: games per line-up (default: balance.games, else 2000)")
+    c.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="worker processes for simulation (default: every core)")
     c.set_defaults(func=cmd_check)
+
+    m = sub.add_parser("simulate", help="play seeded games and report length, draws, cap "
+                       "hits, seat edge and skill edge with 95%% intervals")
+    m.add_argument("game", metavar="GAME", help="the game's slug")
+    m.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")
+    m.add_argument("--games", type=int, default=2000, metavar="N",
+                   help="games per line-up (default 2000)")
+    m.add_argument("--bots", default=None, metavar="A,B",
+                   help="the bots to play: random, heuristic, search (default: random and "
+                        "heuristic where the game has decisions)")
+    m.add_argument("--seed", type=int, default=0, metavar="S")
+    m.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="worker processes (default: every core); the figures do not change")
+    m.add_argument("--search-games", type=int, default=None, metavar="N",
+                   help="games per line-up with the search bot in it (default: the smaller "
+                        "of --games and 200)")
+    m.add_argument("--no-options", action="store_true",
+                   help="only the game as printed, not each option value")
+    m.add_argument("--json", action="store_true", help="print the figures as JSON")
+    m.set_defaults(func=cmd_simulate)
 
     b = sub.add_parser("build", help="check, then render everything into the output folder")
     b.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR")

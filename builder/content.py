@@ -23,6 +23,7 @@ from typing import Any
 from .diagnostics import Diagnostic, Diagnostics, Located, describe, suggest
 from .engine.core import CardError, parse_cards
 from .engine.registry import ENGINE_FILE, EngineError, available_engines, find_engine
+from .balance import BalanceReader
 from .kit import KitReader
 from .links import LINK_SCHEMES, safe_href
 from .model import Book, Content, Example, Game, OptionInfo, Rule, Step, Term
@@ -46,7 +47,7 @@ EXAMPLE_KEYS = {"id", "title", "rules", "options", "setup", "steps", "intro", "o
 GAME_KEYS = {
     "slug", "title", "engine", "designer", "credit", "tagline", "summary", "players",
     "time", "components", "options", "compare", "quickref", "accent", "player_colours",
-    "cover_cards", "kit",
+    "cover_cards", "kit", "balance",
 }
 BOOK_KEYS = {"title", "subtitle", "credits", "accent", "paper", "logo", "fonts"}
 #: the two typefaces' faces a project may give (role -> face -> the shipped file it
@@ -696,6 +697,7 @@ class Loader:
             player_names=names, time=texts["time"],
             components=self.load_components(data), options=options, settings=settings,
             accent=accent, player_colours=player_colours, cover_cards=cover_cards, kit=kit,
+            balance=BalanceReader(self.diags).read(data),
             compare={k: str(compare.get(k, "")) for k in COMPARE_KEYS},
             quickref=[str(q) for q in quickref], rules=rules, glossary=glossary,
             examples=examples, dir=str(folder), where=where,

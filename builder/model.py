@@ -117,6 +117,9 @@ class Game:
     cover_cards: list[str] = field(default_factory=list)
     #: the print-and-play kit (``builder.kit.Component``s), defaults filled in
     kit: list[Any] = field(default_factory=list)
+    #: the balance lab's settings and the designer's claims (``balance:`` in game.yaml,
+    #: read by builder/balance.py); None when the game states none
+    balance: "Balance | None" = None
 
     def rule_index(self) -> dict[str, Rule]:
         return {r.id: r for top in self.rules for r in top.walk()}
@@ -134,6 +137,33 @@ class Game:
         if self.players_min == self.players_max:
             return str(self.players_min)
         return f"{self.players_min}-{self.players_max}"
+
+
+@dataclass
+class Claim:
+    """One balance claim the designer states and ``warbook check --balance`` tests:
+    ``kind`` is length, seat, skill, draws or cap (see docs/balance.md)."""
+
+    kind: str
+    where: Located
+    bots: str | None = None  # the line-up: seat/length/draws/cap with equal bots
+    against: str | None = None  # skill: the weaker bot
+    at_least: float | None = None
+    at_most: float | None = None
+    rounds: int | None = None  # length: the game ends within this many rounds ...
+    share: float | None = None  # ... in at least this share of games
+    confidence: float = 0.95
+
+
+@dataclass
+class Balance:
+    """``balance:`` in game.yaml: how long a round takes at the table, how many games the
+    figures rest on, and the claims."""
+
+    seconds_per_round: float | None = None
+    games: int | None = None
+    claims: list[Claim] = field(default_factory=list)
+    where: Located | None = None
 
 
 @dataclass

@@ -3,13 +3,21 @@ component and website tests, so the suite pays for the build once."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The balance lab's figures in every build the tests make: few games (the sizes are part of
+# the cache key, so they never stand in for a real build's), cached in a folder of the
+# session's own (builder/lab/figures.py).
+os.environ.setdefault("WARBOOK_LAB_GAMES", "150")
+os.environ.setdefault("WARBOOK_CACHE", tempfile.mkdtemp(prefix="warbook-figures-"))
 
 
 def run_warbook(*args: str, timeout: int = 900) -> subprocess.CompletedProcess:

@@ -91,7 +91,7 @@ HTML_HINT = "; write Markdown, or escape the '<' as '\\<'"
 LINK_RULE = "is not allowed: links may go to http, https, mailto addresses or within the site"
 PICTURE = ("pictures are not allowed in content text (a picture's address would be fetched "
            "by the build and by readers' browsers)")
-GAME_KEYS = ("accent, compare, components, cover_cards, credit, designer, engine, kit, "
+GAME_KEYS = ("accent, balance, compare, components, cover_cards, credit, designer, engine, kit, "
              "options, player_colours, players, quickref, slug, summary, tagline, time, title")
 
 

@@ -128,10 +128,16 @@ def owner_of(options: dict[str, Any], card: Card) -> str:
     raise AssertionError(card)  # pragma: no cover - every suit has an owner
 
 
+_CARDS_OF: dict[tuple[int, str], tuple[Card, ...]] = {}
+
+
 def cards_of(options: dict[str, Any], player: str) -> list[Card]:
     """The 26 cards a player starts with (two of each rank of one suit with four players)."""
-    copies = 2 if options["players"] == 4 else 1
-    return full_deck(SUITS_OF[options["players"]][player]) * copies
+    key = (options["players"], player)
+    if key not in _CARDS_OF:  # worked out once: the bot asks for it every decision
+        copies = 2 if options["players"] == 4 else 1
+        _CARDS_OF[key] = tuple(full_deck(SUITS_OF[options["players"]][player]) * copies)
+    return list(_CARDS_OF[key])
 
 
 def copies_of(options: dict[str, Any]) -> int:
@@ -580,19 +586,30 @@ def from_setup(options: dict[str, Any], setup: dict[str, Any]) -> BattleState:
 # --------------------------------------------------------------------------- bot
 def _unseen(state: BattleState, q: str) -> Counter:
     """The cards ``q`` may hold out of sight (hand and deck), deduced from what everyone
-    can see: q's cards minus the Killed pile, q's discard pile and q's cards in play."""
+    can see: q's cards minus the Killed pile, q's discard pile and q's cards in play.
+    (Counted down card by card and the empty counts dropped at the end: the same as
+    subtracting Counters one after another, at a fraction of the cost in simulation.)"""
     out = Counter(cards_of(state.options, q))
-    out -= Counter(c for c in state.killed if owner_of(state.options, c) == q)
-    out -= Counter(state.discard[q])
-    out -= Counter(c for c, _ in state.play[q])
-    return out
+    suits = SUITS_OF[state.options["players"]][q]
+    for c in state.killed:
+        if c.suit in suits:
+            out[c] -= 1
+    for c in state.discard[q]:
+        out[c] -= 1
+    for c, _ in state.play[q]:
+        out[c] -= 1
+    return Counter({c: m for c, m in out.items() if m > 0})
 
 
 def _below(state: BattleState, pool: Counter, v: int, equal: bool = False) -> float:
     n = sum(pool.values())
     if not n:
         return 1.0
-    k = sum(m for c, m in pool.items() if state.value(c) < v or (equal and state.value(c) == v))
+    rank = state.rank
+    if equal:
+        k = sum(m for c, m in pool.items() if rank[c.rank] <= v)
+    else:
+        k = sum(m for c, m in pool.items() if rank[c.rank] < v)
     return k / n
 
 
@@ -614,7 +631,7 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
       can hold (known from the player's own cards minus those seen elsewhere).
     """
     assert isinstance(state, BattleState)
-    node = state.pending()
+    node = state.node()
     choice = node.choices[player]
     opts = choice.enumerate()
     if len(opts) == 1:
@@ -686,6 +703,7 @@ GAME = GameDef(
     max_steps=max_steps,
     option_sets=[{}, {"aces": "low"}, {"players": 4}, {"players": 4, "aces": "low"}],
     supply_group=_supply_group, card_supply=_card_supply,
+    round_key="turns", round_word="turn",
 )
 BattleState.game = GAME
 

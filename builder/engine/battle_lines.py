@@ -813,7 +813,7 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     repeat lines that would tie again.
     """
     assert isinstance(state, BattleLinesState)
-    node = state.pending()
+    node = state.node()
     ch = node.choices[player]
     if isinstance(ch, ReinforceChoice):
         best, best_gain = PASS, 0
@@ -857,6 +857,7 @@ GAME = GameDef(
     event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
     heuristic=heuristic, max_steps=max_steps,
     option_sets=[{}, {"max_turns": 3}],
+    round_key="turns", round_word="turn", cap_rules=frozenset({"turn-cap"}),
 )
 BattleLinesState.game = GAME
 

@@ -537,11 +537,17 @@ class State:
 
     game: "GameDef"
 
+    #: whether :meth:`show` keeps a picture of the table for the step's diagram; a
+    #: simulation that needs no diagrams sets it False on its states (lean play)
+    recording = True
+    _node: "DecisionNode | ChanceNode | None" = None
+
     def __init__(self, options: dict[str, Any]):
         self.options = options
         self.result: Result | None = None
         self.steps = 0
         self._shown: list[Zone] | None = None
+        self._node: DecisionNode | ChanceNode | None = None
 
     # --- players
     @property
@@ -580,17 +586,26 @@ class State:
     def clone(self) -> "State":
         return copy.deepcopy(self)
 
+    def node(self) -> DecisionNode | ChanceNode | None:
+        """:meth:`pending`, worked out once per step: the node is kept until the next
+        :meth:`apply` or :meth:`apply_chance` (the loop, both bots and the legality check
+        all ask for it, and building it is a good part of a step's cost)."""
+        if self._node is None:
+            self._node = self.pending()
+        return self._node
+
     def show(self) -> None:
         """Record the table as it lies now (called by a game at the moment of a reveal),
         so a diagram of the step shows the cards in play before they are collected."""
-        self._shown = self.table()
+        if self.recording:
+            self._shown = self.table()
 
     def take_shown(self) -> list[Zone]:
         shown, self._shown = self._shown, None
         return shown if shown is not None else self.table()
 
     def apply(self, decisions: dict[str, Any]) -> list[Event]:
-        node = self.pending()
+        node = self.node()
         if node is None:
             raise IllegalDecision("", "the game is over; no decision can be made")
         if node.kind != "decision":
@@ -619,17 +634,17 @@ class State:
             if refused is not None:
                 raise IllegalDecision(refused[0], refused[1], p)
         self.steps += 1
-        self._shown = None
+        self._shown = self._node = None
         return self._apply(dict(decisions))
 
     def apply_chance(self, outcome: Any) -> list[Event]:
-        node = self.pending()
+        node = self.node()
         if node is None or node.kind != "chance":
             raise IllegalDecision("", "no chance event is pending here")
         if not node.choice.contains(outcome):
             raise IllegalDecision(node.choice.rule, node.choice.why_illegal(outcome), node.player)
         self.steps += 1
-        self._shown = None
+        self._shown = self._node = None
         return self._apply_chance(outcome)
 
     def forced_decisions(self) -> dict[str, Any] | None:
@@ -684,6 +699,22 @@ class GameDef:
     #: "per-player"} ("per-player": player id -> text); an art not listed here is given
     #: only texts, numbers and player-to-text mappings
     art_params: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: for simulation (builder.lab): the view key that counts the game's rounds (tricks,
+    #: battles, turns) and the word for one; None counts decision steps as rounds
+    round_key: str | None = None
+    round_word: str = "round"
+    #: the rules that end a game at its cap (a draw by ruling R0.3), so the lab can count
+    #: how often the cap is hit
+    cap_rules: frozenset[str] = frozenset()
+    #: for the search bot: a copy of the state in which everything ``player`` cannot see
+    #: (deck orders, face-down cards) is dealt again at random, consistently with what the
+    #: player knows; None leaves the game without a search bot (it would see hidden cards)
+    determinize: Callable[[State, str, random.Random], State] | None = None
+    #: an optional fast path for simulation: a whole game between random bots played
+    #: without states, drawing from the generator exactly what the reference loop draws,
+    #: ``fast_random(options, rng) -> (steps, rounds, winner or None, capped)``; a test
+    #: must prove it equal to the engine game for game (see tests/test_lab.py)
+    fast_random: Callable[..., tuple[int, int, str | None, bool]] | None = None
 
     def resolve(self, options: dict[str, Any] | None) -> dict[str, Any]:
         return resolve_options(self.options, options)
@@ -698,7 +729,7 @@ class GameDef:
 
 def random_bot(state: State, player: str, rng: random.Random) -> Any:
     """Plays any legal decision, uniformly where the choice can be listed."""
-    node = state.pending()
+    node = state.node()
     assert node is not None and node.kind == "decision"
     return node.choices[player].sample(rng)
 
@@ -717,7 +748,7 @@ def play_game(game: GameDef, options: dict[str, Any] | None, seed: int,
     bound = game.max_steps(opts)
     steps = 0
     while not state.is_terminal():
-        node = state.pending()
+        node = state.node()
         if node is None:
             raise AssertionError(f"{game.slug}: no pending node but no result")
         if node.kind == "chance":

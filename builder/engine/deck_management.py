@@ -713,7 +713,7 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
       tied, the second-highest card fifth as the general of that war, and the rest in a
       random order so that the stack is not predictable.
     """
-    node = state.pending()
+    node = state.node()
     ch = node.choices[player]
     if isinstance(ch, SubsetOf):
         ordered = sorted(ch.cards, key=rank)
@@ -759,6 +759,7 @@ GAME = GameDef(
         {"players": 3, "deck_order": "arranged"}, {"players": 4, "deck_order": "arranged"},
         {"max_rounds": 3},
     ],
+    round_key="round", round_word="round", cap_rules=frozenset({"round-cap"}),
 )
 DeckState.game = GAME
 

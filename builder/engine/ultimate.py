@@ -29,6 +29,7 @@ diamond of the prize pile and no step puts one back: at most 1 + 13 = 14 steps.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from typing import Any
@@ -459,6 +460,54 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     return hand[i]
 
 
+def fast_random_game(options: dict[str, Any], rng: random.Random, trace: list | None = None,
+                     ) -> tuple[int, int, str | None, bool]:
+    """A whole game between two random bots, played on numbers instead of states: the
+    lab's fast path. It draws from ``rng`` exactly what the reference loop draws (the
+    shuffle of the 13 diamonds, then Player 1's and Player 2's card each round, each
+    ``rng.choice`` over the hand lowest first), so a seed gives the same game card for
+    card; tests/test_lab.py proves it on thousands of seeded games. Returns (steps,
+    rounds, winner or None, capped); with ``trace`` a list, appends (p1's card, p2's card,
+    p1's score, p2's score) after each round."""
+    del options
+    prizes = list(range(1, DIAMONDS + 1))  # the diamonds A..K as their points
+    rng.shuffle(prizes)
+    h1 = list(range(1, DIAMONDS + 1))
+    h2 = list(range(1, DIAMONDS + 1))
+    choice = rng.choice
+    s1 = s2 = pot = 0
+    for d in prizes:
+        pot += d
+        c1 = choice(h1)
+        c2 = choice(h2)
+        h1.remove(c1)
+        h2.remove(c2)
+        if c1 > c2:
+            s1 += pot
+            pot = 0
+        elif c2 > c1:
+            s2 += pot
+            pot = 0
+        if trace is not None:
+            trace.append((c1, c2, s1, s2))
+    winner = "p1" if s1 > s2 else "p2" if s2 > s1 else None
+    return 1 + DIAMONDS, DIAMONDS, winner, False
+
+
+def determinize(state: State, player: str, rng: random.Random) -> UltimateState:
+    """What ``player`` cannot know, dealt again: the order of the face-down diamonds. The
+    opponent's hand is known (every played card was shown), so it stays."""
+    src: UltimateState = state  # type: ignore[assignment]
+    st = copy.copy(src)  # a shallow copy, then fresh containers for all that changes
+    st.hands = {p: list(h) for p, h in src.hands.items()}
+    st.won = {p: list(w) for p, w in src.won.items()}
+    st.diamonds, st.pot, st.pot_played = list(src.diamonds), list(src.pot), list(src.pot_played)
+    st.on_table, st.last_played = dict(src.on_table), dict(src.last_played)
+    st._node = st._shown = None
+    rng.shuffle(st.diamonds)
+    return st
+
+
 def max_steps(options: dict[str, Any]) -> int:
     """One shuffle, then one step per diamond: every round turns up a diamond and none
     returns to the prize pile, so a game has at most 1 + 13 = 14 steps."""
@@ -469,6 +518,8 @@ GAME = GameDef(
     slug="ultimate", title="Ultimate Game of All Skill", options=OPTIONS, rule_ids=RULES,
     event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
     heuristic=heuristic, max_steps=max_steps, option_sets=[{}],
+    round_key="round", round_word="round", determinize=determinize,
+    fast_random=fast_random_game,
 )
 UltimateState.game = GAME
 

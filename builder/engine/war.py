@@ -231,6 +231,53 @@ def new_game(options: dict[str, Any], rng: random.Random) -> WarState:
     return WarState(options, {"p1": deck[:26], "p2": deck[26:]})
 
 
+def fast_random_game(options: dict[str, Any], rng: random.Random, trace: list | None = None,
+                     ) -> tuple[int, int, str | None, bool]:
+    """A whole game between random bots, played on rank numbers instead of states: the
+    lab's fast path. It draws from ``rng`` exactly what the reference loop draws (the
+    deal's shuffle, then each trick both players' one-way choice of "turn", which still
+    draws from the generator), and follows :meth:`WarState._apply` trick for trick;
+    tests/test_lab.py proves it equal to the engine on thousands of seeded games. Returns
+    (steps, tricks, winner or None, capped); with ``trace`` a list, appends (p1's deck,
+    p2's deck) as rank numbers, top first, after each trick."""
+    rank = ACE_HIGH if options["aces"] == "high" else ACE_LOW
+    deck = [rank[c.rank] for c in full_deck()]
+    rng.shuffle(deck)
+    d1, d2 = deck[:26], deck[26:]
+    lower_wins = options["wins"] == "lower"
+    need = options["war_cards"] + 1
+    cap = options["max_tricks"]
+    choice, turn = rng.choice, ("turn",)
+    tricks = 0
+    while True:
+        choice(turn)
+        choice(turn)
+        u1, u2 = d1.pop(0), d2.pop(0)
+        p1, p2 = [u1], [u2]
+        tricks += 1
+        while u1 == u2:
+            if not d1 or not d2:
+                if trace is not None:
+                    trace.append((list(d1), list(d2)))
+                winner = None if not d1 and not d2 else ("p2" if not d1 else "p1")
+                return tricks, tricks, winner, False
+            n1, n2 = min(need, len(d1)), min(need, len(d2))
+            p1.extend(d1[:n1])
+            p2.extend(d2[:n2])
+            u1, u2 = d1[n1 - 1], d2[n2 - 1]
+            del d1[:n1], d2[:n2]
+        if (u1 > u2) != lower_wins:
+            d1.extend(p1 + p2)
+        else:
+            d2.extend(p2 + p1)
+        if trace is not None:
+            trace.append((list(d1), list(d2)))
+        if not d1 or not d2:
+            return tricks, tricks, "p1" if d1 else "p2", False
+        if tricks >= cap:
+            return tricks, tricks, None, True
+
+
 def from_setup(options: dict[str, Any], setup: dict[str, Any]) -> WarState:
     piles = setup.get("piles") or {}
     known = {f"{p}.deck" for p in PLAYERS}
@@ -260,6 +307,8 @@ GAME = GameDef(
     option_sets=[{}, {"max_tricks": 200}, {"wins": "lower"},
                  {"aces": "low", "war_cards": 1, "max_tricks": 500}],
     rules_for=rules_for,
+    round_key="tricks", round_word="trick", cap_rules=frozenset({"trick-cap"}),
+    fast_random=fast_random_game,
 )
 WarState.game = GAME
 

@@ -525,7 +525,7 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     position can be improved in expectation (e.g. every pair is already won).
     """
     st: WtbState = state  # type: ignore[assignment]
-    node = st.pending()
+    node = st.node()
     assert node is not None and node.kind == "decision"
     q = other(player)
     if st.outflanker == player:
@@ -577,6 +577,7 @@ GAME = GameDef(
     from_setup=from_setup, heuristic=heuristic, max_steps=max_steps, option_sets=[{}],
     supply_group=lambda pile: pile.split(".")[0] if pile.split(".")[0] in PLAYERS else "all",
     card_supply=lambda options, group, card: 1,
+    round_key="battles", round_word="battle",
 )
 WtbState.game = GAME
 

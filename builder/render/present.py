@@ -14,6 +14,7 @@ from ..check import GameReport, Replay, StepRecord
 from ..engine.core import Card, Zone
 from ..model import Rule
 from .markup import Markdown, Markup, plain
+from .numbers import numbers_view
 
 
 @dataclass
@@ -198,6 +199,8 @@ class GameView:
     glossary: list[TermView]
     names: dict[str, str]
     all_rules: list[RuleView] = field(default_factory=list)
+    #: "By the numbers" (render/numbers.py), from the balance lab's figures; None without
+    numbers: Any = None
 
 
 def rank_label(code: str) -> str:
@@ -247,6 +250,9 @@ class Presenter:
             examples=[], glossary=[], names=dict(g.player_names),
         )
         view.all_rules = [x for t in tops for x in _walk(t)]
+        view.numbers = numbers_view(gr.figures, slug, g.accent)
+        if view.numbers is not None and view.numbers.time:
+            view.time = view.numbers.time  # measured on played games, not typed
         for i, rep in enumerate(gr.replays, start=1):
             view.examples.append(self.example(rep, i, md, index))
         for t in g.glossary:

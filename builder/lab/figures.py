@@ -1,0 +1,112 @@
+"""The figures every rulebook and game page prints ("By the numbers"), cached.
+
+A game's figures are played once and kept in a cache file named by a hash of everything
+that can change them: the game's ``game.yaml`` and ``engine.py`` (if it has one), the
+source of its engine module, of the engine core and of this package, and the sizes below.
+A build whose games and engines did not change reads the cache and plays nothing.
+
+The cache lives outside the content folder (which is the designer's) and outside the
+output (which a build replaces): ``$WARBOOK_CACHE`` if set, else
+``$XDG_CACHE_HOME/warbook/figures`` (by default ``~/.cache/warbook/figures``). A cache
+that cannot be written is not an error: the figures are played again next time.
+
+Sizes: ``BOOK_GAMES`` games per line-up for the game as printed, ``OPTION_GAMES`` for
+each option value, ``SEARCH_GAMES`` for line-ups with the search bot.
+``WARBOOK_LAB_GAMES=N`` scales them all down to at most N (the test suite uses it); the
+sizes are part of the hash, so small figures never stand in for full ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+from pathlib import Path
+
+from ..model import Content, Game
+from .simulate import simulate
+
+BOOK_GAMES = 2000
+OPTION_GAMES = 300
+SEARCH_GAMES = 60
+SEED = 0
+VERSION = "1"
+
+
+def sizes() -> tuple[int, int, int]:
+    cap = os.environ.get("WARBOOK_LAB_GAMES")
+    n = int(cap) if cap and cap.isdigit() and int(cap) > 0 else None
+    if n is None:
+        return BOOK_GAMES, OPTION_GAMES, SEARCH_GAMES
+    return min(BOOK_GAMES, n), min(OPTION_GAMES, n), min(SEARCH_GAMES, n)
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("WARBOOK_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "warbook" / "figures"
+
+
+def _source(obj) -> bytes:
+    try:
+        return Path(inspect.getsourcefile(obj)).read_bytes()
+    except (TypeError, OSError):
+        return b""
+
+
+def key(game: Game) -> str:
+    h = hashlib.sha256()
+    h.update(f"v{VERSION} seed {SEED} sizes {sizes()}\n".encode())
+    folder = Path(game.dir)
+    for name in ("game.yaml", "engine.py"):
+        p = folder / name
+        if p.is_file():
+            h.update(name.encode() + b"\0" + p.read_bytes())
+    h.update(json.dumps(game.option_defaults(), sort_keys=True, default=str).encode())
+    gd = game.gamedef
+    h.update(_source(gd.new_game))
+    from ..engine import core
+    h.update(_source(core))
+    here = Path(__file__).parent
+    for p in sorted(here.glob("*.py")):
+        h.update(p.name.encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()[:20]
+
+
+def figures(game: Game, workers: int | None = None, say=None) -> dict | None:
+    """The game's figures, from the cache or played now. None if it has no engine."""
+    if game.gamedef is None:
+        return None
+    k = key(game)
+    path = cache_dir() / f"{game.slug}-{k}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    games, option_games, search_games = sizes()
+    if say:
+        say(f"simulating {game.slug}: {games:,} games per line-up (the figures are cached "
+            f"in {cache_dir()})")
+    report = simulate(game, games=games, option_games=option_games, seed=SEED,
+                      bots=["random", "heuristic", "search"], workers=workers,
+                      search_games=search_games, search_seats=False, strict=False)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(report, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return report
+
+
+def all_figures(content: Content, workers: int | None = None, say=None) -> dict[str, dict]:
+    out = {}
+    for g in content.games:
+        f = figures(g, workers=workers, say=say)
+        if f is not None:
+            out[g.slug] = f
+    return out
