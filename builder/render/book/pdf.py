@@ -29,7 +29,7 @@ from ...model import Book
 from ..fetch import CardFetcher, card_url
 from ..fonts import font_face_css
 from ..markup import Markdown, page_ref
-from ..present import GameView, Links, Presenter
+from ..present import FAN_STEP, GameView, Links, Presenter
 from ..templating import TEMPLATES, environment, read_template_file
 from .glyphs import PT, Run, Style, block, wrap
 from .pagerefs import anchor_pages, fill_page_refs
@@ -127,7 +127,7 @@ def diagram_runs(g) -> list[Run]:
         if words:
             runs += block(" · ".join(words), FOOT, p.x, p.foot_top + 0.3, p.w,
                           max_lines=max(1, int((p.foot_h - 0.3) // FOOT.line)))
-        elif not p.cards:
+        elif not p.cards and not p.tokens:
             runs += block("empty", EMPTY, p.empty_x, p.body_top, g.card)
     return runs
 
@@ -139,7 +139,16 @@ def diagram_art(g) -> Art:
     for p in g.zones:
         for c, x, y in p.cards:
             art.cards.append((c.code, x, y, g.card, g.card_h))
-        if not p.cards:
+        # a moved card is marked where it shows: a fan's cards overlap, so the mark goes
+        # round the part of the card left in view
+        fan = p.zone.style == "fan"
+        for i, (c, x, y) in enumerate(p.cards):
+            if c.moved:
+                last = i == len(p.cards) - 1
+                w = g.card if (last or not fan) else FAN_STEP * g.card
+                art.marks.append((x, y, w, g.card_h))
+        art.tokens += p.tokens
+        if not p.cards and not p.tokens:
             art.empties.append((p.empty_x, p.body_top, g.card, g.empty))
     return art
 
@@ -199,11 +208,13 @@ def step_layout(diagram, text_width: float, max_cols: int) -> StepLayout:
 
 
 def _state_height(lines, width: float) -> float:
-    return _height([f"{who}: {text}" for who, text in lines], STATE, width, gap=0)
+    return _height([Markup(f"{who}: {text}").striptags() for who, text in lines], STATE, width, gap=0)
 
 
 def _step_text(step, col: float, with_comment: bool) -> float:
-    h = 4.5 + _height([" ".join(step.narration)], BODY, col) + _state_height(step.state, col)
+    h = 4.5 + _height([Markup(" ").join(step.narration).striptags()], BODY, col) + _state_height(step.state, col)
+    if step.at_reveal:
+        h += 3
     if step.decided:
         h += 4
     if with_comment and step.comment:
