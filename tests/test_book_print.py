@@ -22,16 +22,16 @@ CODE = re.compile(r"(?<![\w\-/.])(10|[2-9AJQK])[CDHS](?![\w\-/])")
 
 #: words a state line must never print: the engines' view keys and values as they are
 FORBIDDEN = {
-    "war": [r"trick\.", "trick wars", "trick cards", r"tricks \d", "winner:", "result", " none"],
+    "war": [r"trick\.", "trick wars", "trick cards", "winner:", "result", " none"],
     "peace": [r"trick\.", "trick wars", "trick cards", "winner:", "result", " none"],
-    "battle": ["status", "fighters", "battle round", "turn winner", r"turns \d", ": in ", " none"],
+    "battle": ["status", "fighters", "battle round", "turn winner", ": in ", " none"],
     "battle-lines": ["phase", "last-turn", "deploy-", "reinforced:", "battle left", "battle centre",
-                     "battle right", " none", r"turns \d"],
+                     "battle right", " none"],
     "deck-management": ["status", "phase", "discard count", "discarder", "trick wars",
-                        "trick cards", r"discards \d", " none", "playing"],
+                        "trick cards", " none", "playing"],
     "winning-the-battle": ["battle pairs", "battle ties", "battle sweep", "middle stones",
                            "outflanker", "drew", "covered", " none", ": yes ", ": no "],
-    "ultimate": ["pot played", "pot points", "round winner", "turned:", " none", r"diamonds \d"],
+    "ultimate": ["pot played", "pot points", "round winner", "turned:", " none"],
 }
 
 
@@ -83,6 +83,8 @@ def test_no_internal_name_reaches_a_state_line(views):
                 for word in FORBIDDEN[slug]:
                     assert not re.search(word, f" {plain} "), (slug, e.id, who, plain, word)
                 assert not re.search(r"\bp\d\b", plain), (slug, who, plain)
+                # the old strip's "key value · key value" form
+                assert "\u00b7" not in plain, (slug, who, plain)
 
 
 def test_a_reveal_is_labelled_and_what_moved_is_marked(views):
