@@ -326,7 +326,10 @@ def _compact_body(card: Card, colour: str) -> str:
         parts.append(f'<rect x="70" y="372" width="490" height="446" rx="24" '
                      f'fill="{_mix(colour, 0.12)}"/>')
     parts.append(_rank_text(card.rank, 48, 318, 360, anchor="start", condense_ten=0.72))
-    parts.append(_pip(card.suit, _CX, 596, 360))
+    # the suit under the rank, in the strip a fanned card leaves in view (0.45 of its
+    # width): overlapped cards show rank and suit, as a real card's index does
+    parts.append(_pip(card.suit, 140, 452, 180))
+    parts.append(_pip(card.suit, _CX + 72, 652, 300))
     return "".join(parts)
 
 
