@@ -216,3 +216,59 @@ def test_no_hyphenation_in_cells_headings_and_covers(books):
                 last = a["chars"][-1]
                 body = "Garamond" in last["fontname"] and abs(last["size"] - 10.6) < 0.3
                 assert body and n > 1, (slug, n, a["text"], last["fontname"], last["size"])
+
+
+# ---------------------------------------------------------------- print and play
+@pytest.mark.slow
+@pytest.mark.build
+def test_the_score_track_is_one_sheet(built):
+    """Ultimate's diamond points run 0 to 91 (13 diamonds, A=1 .. K=13: 91 in all): every
+    number of the track is printed on one and the same sheet."""
+    pdf = built / "pdf" / "ultimate-components.pdf"
+    from pypdf import PdfReader
+
+    n = len(PdfReader(pdf).pages)
+    holders = []
+    for i in range(1, n + 1):
+        text = subprocess.run(["pdftotext", "-f", str(i), "-l", str(i), str(pdf), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        numbers = {int(t) for t in re.findall(r"(?m)^\s*(\d{1,2})\s*$", text)}
+        if set(range(0, 92)) <= numbers:
+            holders.append(i)
+    assert len(holders) == 1, holders
+
+
+@pytest.mark.slow
+@pytest.mark.build
+def test_card_fronts_keep_their_outline_off_the_cut_lines(built):
+    """On the deck's first sheet of fronts (nine poker cards abutting, 63 x 88 mm), the
+    paper within 0.5 mm either side of each cut line between two cards is blank: a cut a
+    little off its line leaves the same card on both sides. Cut lines are read from the
+    page's TrimBox (the union of the trims)."""
+    from PIL import Image
+    from pypdf import PdfReader
+
+    pdf = built / "pdf" / "pnp-deck.pdf"
+    page = PdfReader(pdf).pages[1]
+    x0, y0, x1, y1 = (float(v) for v in page.trimbox)
+    height_pt = float(page.mediabox.height)
+    mm = 72 / 25.4
+    assert abs((x1 - x0) - 3 * 63 * mm) < 1 and abs((y1 - y0) - 3 * 88 * mm) < 1
+    dpi = 150
+    out = built / "keyline"
+    subprocess.run(["pdftoppm", "-f", "2", "-l", "2", "-r", str(dpi), "-gray", "-png",
+                    str(pdf), str(out)], check=True)
+    im = Image.open(next(built.glob("keyline*.png"))).convert("L")
+    px = im.load()
+    k = dpi / 72
+    top, bottom = int((height_pt - y1) * k), int((height_pt - y0) * k)
+    for col in (1, 2):
+        cut = (x0 + col * 63 * mm) * k
+        for dx in range(-int(0.5 * mm * k), int(0.5 * mm * k) + 1):
+            x = int(round(cut + dx))
+            dark = sum(px[x, y] < 200 for y in range(top + 10, bottom - 10))
+            assert dark < 0.02 * (bottom - top), (col, dx, dark)
+    # and the fronts do have an outline, inside the trim
+    left = int(x0 * k)
+    row = [px[x, (top + bottom) // 2] for x in range(left, left + int(3 * mm * k))]
+    assert min(row) < 160

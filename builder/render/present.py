@@ -213,6 +213,8 @@ class GameView:
     glossary: list[TermView]
     names: dict[str, str]
     all_rules: list[RuleView] = field(default_factory=list)
+    #: the table ready to play, dealt by the engine (None without an engine)
+    table: "Diagram | None" = None
 
 
 def rank_label(code: str) -> str:
@@ -265,6 +267,7 @@ class Presenter:
             examples=[], glossary=[], names=dict(g.player_names),
         )
         view.all_rules = [x for t in tops for x in _walk(t)]
+        view.table = self.opening_table(g)
         for i, rep in enumerate(gr.replays, start=1):
             view.examples.append(self.example(rep, i, md, index))
         for t in g.glossary:
@@ -273,6 +276,16 @@ class Presenter:
                 see=[(self.links.href(slug, s), index[s].label) for s in t.see if s in index],
                 text=plain(t.definition, resolve)))
         return view
+
+    def opening_table(self, g) -> "Diagram | None":
+        """The table as the engine deals it for a game with the printed options, for the
+        rules' "At a glance" figure: where every pile lies and whose it is."""
+        if g.gamedef is None:
+            return None
+        import random
+
+        state = g.gamedef.new_game(g.gamedef.resolve(g.option_defaults()), random.Random(14))
+        return self.diagram(state.table(), g.player_names)
 
     # ------------------------------------------------------------------ examples
     def example(self, rep: Replay, number: int, md: Markdown, index: dict[str, Rule]) -> ExampleView:
