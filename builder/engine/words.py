@@ -64,10 +64,10 @@ def players_in(view: dict[str, Any]) -> list[str]:
 
 
 def result_line(view: dict[str, Any]) -> str:
-    """"Game over: {p1} wins" / "Game over: a draw", or "" while the game goes on."""
+    """"game over: {p1} wins" / "game over: a draw", or "" while the game goes on."""
     r = view.get("result", "none")
     if who(r):
-        return f"Game over: {{{r}}} wins"
+        return f"game over: {{{r}}} wins"
     if r == "draw":
-        return "Game over: a draw"
+        return "game over: a draw"
     return ""
