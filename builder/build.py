@@ -20,7 +20,13 @@ from .render.templating import overrides_of
 
 
 class BuildError(Exception):
-    """The build failed and published nothing; the message says why (shown by the CLI)."""
+    """The build failed and published nothing; the message says why (shown by the CLI).
+    ``internal`` marks a bug in warbook (an unexpected exception in a forked stage), which
+    the CLI reports like one in its own process: as an internal error, exit status 2."""
+
+    def __init__(self, message: str, internal: bool = False):
+        super().__init__(message)
+        self.internal = internal
 
 
 def _staging(out: Path) -> Path:
@@ -214,9 +220,9 @@ class Forked:
             self._done = True
             code = self.process.exitcode
             if code != 0 or sent is None:
-                if sent is not None and sent[0] == "error":
-                    why = sent[1]
-                elif code is not None and code < 0:
+                if sent is not None and sent[0] in ("error", "internal"):
+                    raise BuildError(f"{self.name}: {sent[1]}", internal=sent[0] == "internal")
+                if code is not None and code < 0:
                     why = f"stopped by signal {-code}"
                 else:
                     why = f"the process ended with exit status {code} and sent no result"
@@ -232,21 +238,22 @@ class Forked:
 
 def _run_child(work, send) -> None:
     """The forked child: run ``work`` and send ``("result", value)``; on an error send
-    ``("error", message)`` and exit with status 1, with no traceback (the parent raises
-    the message; WARBOOK_DEBUG=1 prints the traceback too). ``sys.exit`` in the work ends
+    ``("error", message)`` (``("internal", message)`` for a bug rather than a render error)
+    and exit with status 1, with no traceback (the parent raises the message;
+    WARBOOK_DEBUG=1 prints the traceback too). ``sys.exit`` in the work ends
     the child with its status and sends nothing."""
     try:
         result = work()
     except KeyboardInterrupt:  # the parent is interrupted too, and says so
         os._exit(130)
     except Exception as e:  # noqa: BLE001 - whatever stops the child fails the build
-        if isinstance(e, (BuildError, RenderError)):
-            message = str(e)
+        if isinstance(e, (BuildError, RenderError)) and not getattr(e, "internal", False):
+            kind, message = "error", str(e)
         else:
-            message = f"internal error: {type(e).__name__}: {e}"
+            kind, message = "internal", f"internal error: {type(e).__name__}: {e}"
         if os.environ.get("WARBOOK_DEBUG"):
             traceback.print_exc()
-        send.send(("error", message))
+        send.send((kind, message))
         send.close()
         sys.stdout.flush()
         sys.stderr.flush()

@@ -18,7 +18,7 @@ from typing import Any
 from .diagnostics import Diagnostics, Located
 from .engine.core import (
     Card, CardError, DecisionFormatError, Event, GameDef, IllegalDecision, SetupError, State,
-    Zone, fmt_value, jsonable, parse_cards,
+    Zone, fmt_value, parse_cards,
 )
 from .model import Content, Example, Game, Step
 from .yamlsrc import LocDict, LocList
@@ -42,18 +42,6 @@ class StepRecord:
     #: the table once the step has resolved, when ``table`` shows an earlier moment (the
     #: reveal); None when the diagram already shows the table after the step
     after: list[Zone] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "index": self.index, "kind": self.kind,
-            "decisions": {p: fmt_value(v) for p, v in self.decisions.items()},
-            "what": self.what,
-            "events": [e.to_json() for e in self.events],
-            "view": {k: jsonable(v) for k, v in self.view.items()},
-            "table": [z.to_json() for z in self.table],
-            "comment": self.comment, "expected": self.expected, "repeat": self.repeat,
-            "round": self.round,
-        }
 
 
 @dataclass

@@ -13,6 +13,8 @@ from . import __version__
 
 DEFAULT_CONTENT = "content"
 DEFAULT_OUT = "output"
+BUG_HINT = ("this is a bug in warbook, not in your content; nothing was written. Please "
+            "report it with the command you ran (WARBOOK_DEBUG=1 shows the traceback).")
 
 
 def find_default(name: str) -> Path:
@@ -24,7 +26,8 @@ def find_default(name: str) -> Path:
     return repo if repo.exists() else here
 
 
-def print_report(report, stream=sys.stdout) -> None:
+def print_report(report, stream=None) -> None:
+    stream = stream or sys.stdout
     for d in report.diagnostics:
         print(d.format(), file=sys.stderr)
     c = report.counts()
@@ -76,9 +79,11 @@ def cmd_build(args) -> int:
                      ink=getattr(args, "ink", "full"), four_colour=args.four_colour)
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
+        if e.internal:
+            print(BUG_HINT, file=sys.stderr)
         print("build stopped: nothing was written; the previous output is unchanged",
               file=sys.stderr)
-        return 1
+        return 2 if e.internal else 1
 
 
 def cmd_new(args) -> int:
@@ -147,9 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as e:  # noqa: BLE001 - the last resort: a bug, not a content error
         print(f"internal error: {type(e).__name__}: {e}", file=sys.stderr)
-        print("this is a bug in warbook, not in your content; nothing was written. Please "
-              "report it with the command you ran (WARBOOK_DEBUG=1 shows the traceback).",
-              file=sys.stderr)
+        print(BUG_HINT, file=sys.stderr)
         if os.environ.get("WARBOOK_DEBUG"):
             raise
         return 2

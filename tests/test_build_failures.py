@@ -151,7 +151,8 @@ def test_a_child_that_ends_without_its_result_fails_the_build(ending, why, small
 def test_a_bug_in_a_child_is_a_clean_error_on_the_command_line(small_report, tmp_path,
                                                               monkeypatch, capfd):
     """In-process CLI, with the forked child's own output captured too (capfd): a bug in
-    the component sheets is one message and exit status 1, with no traceback anywhere."""
+    the component sheets is an internal error with exit status 2, as a bug in the parent
+    process is, with no traceback anywhere."""
     from builder import cli
 
     content = Path(small_report.content.root)
@@ -162,8 +163,9 @@ def test_a_bug_in_a_child_is_a_clean_error_on_the_command_line(small_report, tmp
                         lambda *a, **k: (_ for _ in ()).throw(KeyError("sheet")))
     status = cli.main(["build", "--content", str(content), "--out", str(out)])
     err = capfd.readouterr().err
-    assert status == 1
+    assert status == 2
     assert "error: component sheets: internal error: KeyError: 'sheet'\n" in err
+    assert "this is a bug in warbook, not in your content" in err
     assert "Traceback" not in err
     assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -11,13 +14,33 @@ from pathlib import Path
 
 import pytest
 
+from builder import cli
+
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "builder", *args], cwd=cwd,
+    """``warbook ARGS`` in this process, its output captured: the code under test is the
+    code this test imported (what mutation testing mutates), not an installed copy."""
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli.main(list(args))
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(["warbook", *args], status, out.getvalue(),
+                                       err.getvalue())
+
+
+def test_the_command_line_runs_as_a_module():
+    """Once through a real process, as a user runs it."""
+    proc = subprocess.run([sys.executable, "-m", "builder", "check"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "0 errors" in proc.stdout
 
 
 @pytest.fixture()

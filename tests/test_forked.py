@@ -44,6 +44,7 @@ def test_a_render_error_in_the_child_is_its_message(capfd):
     with pytest.raises(BuildError) as e:
         child.join()
     assert str(e.value) == "component sheets: the sheet does not fit"
+    assert not e.value.internal
     assert child.process.exitcode == 1
     assert capfd.readouterr().err == ""          # the child printed nothing itself
 
@@ -52,6 +53,7 @@ def test_a_bug_in_the_child_is_an_internal_error_without_a_traceback(capfd):
     with pytest.raises(BuildError) as e:
         Forked("rulebooks", _raise_bug).join()
     assert str(e.value) == "rulebooks: internal error: RuntimeError: a bug"
+    assert e.value.internal
     assert "Traceback" not in capfd.readouterr().err
 
 

@@ -1,0 +1,107 @@
+"""The check's report, as `warbook check` prints it and as `--json` writes it: its counts
+agree with the content files themselves (read here with plain YAML, not the loader), and a
+failing example is counted where it fails. In-process, so that the report's code is the
+code under test (a subprocess would import the installed package)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from builder import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTENT = ROOT / "content"
+
+
+def shipped_examples() -> dict[str, list[Path]]:
+    games = yaml.safe_load((CONTENT / "index.yaml").read_text())["games"]
+    return {g: sorted((CONTENT / g / "examples").glob("*.yaml")) for g in games}
+
+
+def steps_written(path: Path) -> int:
+    """A step with ``repeat: n`` is applied, and recorded, n times."""
+    doc = yaml.safe_load(path.read_text())
+    return sum(int(s.get("repeat", 1)) for s in doc["steps"])
+
+
+def check_json(capfd, *args: str) -> tuple[int, dict]:
+    status = cli.main(["check", "--json", *args])
+    return status, json.loads(capfd.readouterr().out)
+
+
+def test_the_json_report_counts_what_the_content_holds(capfd):
+    status, data = check_json(capfd, "--content", str(CONTENT))
+    files = shipped_examples()
+    n = sum(len(f) for f in files.values())
+    assert status == 0 and data["ok"] is True
+    assert data["summary"] == {"games": len(files), "examples": n, "passed": n, "failed": 0,
+                               "errors": 0, "warnings": 0}
+    assert [g["slug"] for g in data["games"]] == list(files)
+    assert data["diagnostics"] == []
+
+
+def test_each_example_in_the_json_report_is_its_file(capfd):
+    _, data = check_json(capfd, "--content", str(CONTENT))
+    files = shipped_examples()
+    for game in data["games"]:
+        by_file = {Path(e["file"]).name: e for e in game["examples"]}
+        assert sorted(by_file) == [p.name for p in files[game["slug"]]]
+        for path in files[game["slug"]]:
+            doc = yaml.safe_load(path.read_text())
+            entry = by_file[path.name]
+            assert entry["id"] == doc["id"] and entry["title"] == doc["title"]
+            assert entry["line"] == 1          # an example is reported at its file's start
+            assert entry["status"] == "pass"
+            assert entry["steps"] == steps_written(path)
+            assert entry["rules"] and entry["rules"] == sorted(entry["rules"])
+
+
+def test_coverage_lists_each_example_under_the_rules_it_applies(capfd):
+    _, data = check_json(capfd, "--content", str(CONTENT))
+    for game in data["games"]:
+        for ex in game["examples"]:
+            for rid in ex["rules"]:
+                assert ex["id"] in game["rules"][rid]
+        for rid, ids in game["rules"].items():
+            assert all(rid in e["rules"] for e in game["examples"] if e["id"] in ids)
+        assert game["uncovered"] == []
+
+
+@pytest.fixture()
+def war_broken(tmp_path: Path) -> Path:
+    root = tmp_path / "content"
+    shutil.copytree(CONTENT / "war", root / "war")
+    (root / "index.yaml").write_text("games: [war]\n")
+    f = root / "war" / "examples" / "02-one-war.yaml"
+    f.write_text(f.read_text().replace("trick.cards: 10", "trick.cards: 11"))
+    return root
+
+
+def test_a_failing_example_is_counted_as_failed(capfd, war_broken):
+    status, data = check_json(capfd, "--content", str(war_broken))
+    n = len(list((war_broken / "war" / "examples").glob("*.yaml")))
+    assert status == 1 and data["ok"] is False
+    assert data["summary"] == {"games": 1, "examples": n, "passed": n - 1, "failed": 1,
+                               "errors": 1, "warnings": 0}
+    failed = [e for e in data["games"][0]["examples"] if e["status"] != "pass"]
+    assert [(e["id"], e["status"]) for e in failed] == [("war-one-war", "fail")]
+    (diag,) = data["diagnostics"]
+    assert diag["path"].endswith("02-one-war.yaml") and diag["severity"] == "error"
+    assert "expected 11" in diag["message"] and "got 10" in diag["message"]
+
+
+def test_the_summary_line_counts_passes_failures_and_errors(capfd, war_broken):
+    n = len(list((war_broken / "war" / "examples").glob("*.yaml")))
+    assert cli.main(["check", "--content", str(war_broken)]) == 1
+    out = capfd.readouterr()
+    assert f"war: {n - 1}/{n} examples replay" in out.out
+    assert out.out.rstrip().endswith(
+        f"checked 1 games, {n} examples: {n - 1} passed, 1 failed; 1 error")
+    assert cli.main(["check", "--content", str(CONTENT)]) == 0
+    total = sum(len(f) for f in shipped_examples().values())
+    assert f"{total} passed, 0 failed; 0 errors" in capfd.readouterr().out
