@@ -172,6 +172,11 @@ def diagram_placements(doc, fetcher: "CardFetcher") -> list[Placed]:
 BODY = Style("EBGaramond12-Regular.otf", 10.6, line=10.6 * 1.38 * PT)
 COMMENT = Style("EBGaramond12-Italic.otf", 10.6, line=10.6 * 1.38 * PT)
 STATE = Style("Cabin-Regular.otf", 7.8, line=7.8 * 1.3 * PT)
+META = Style("EBGaramond12-Italic.otf", 9, line=9 * 1.38 * PT)
+#: the widest an example's running text is set (mm; book.css .ex-text and the rest): about
+#: 80 characters of the text face, where the page's full width held some 120 (issue 14)
+MEASURE = 100
+META_MEASURE = 74
 
 
 def _paras(html) -> list[str]:
@@ -236,17 +241,17 @@ def comment_below(step, text_width: float, max_cols: int = 14) -> bool:
     d = step_layout(step.diagram, text_width, max_cols)
     if not d.side:
         return True
-    return _step_text(step, text_width - d.width - 4, with_comment=True) > d.height + 12
+    return _step_text(step, min(text_width - d.width - 4, MEASURE), with_comment=True) > d.height + 12
 
 
 def _step_height(step, text_width: float, max_cols: int) -> float:
     d = step_layout(step.diagram, text_width, max_cols)
     below = comment_below(step, text_width, max_cols)
-    col = text_width - d.width - 4 if d.side else text_width
+    col = min(text_width - d.width - 4 if d.side else text_width, MEASURE)
     text = _step_text(step, col, with_comment=not below)
     h = (max(d.height, text) if d.side else d.height + 1.5 + text) + 4
     if below:
-        h += 1.5 + _height(_paras(step.comment), COMMENT, text_width)
+        h += 1.5 + _height(_paras(step.comment), COMMENT, MEASURE)
     return h
 
 
@@ -254,12 +259,13 @@ def example_height(e, text_width: float, max_cols: int = 14) -> float:
     """An estimate (mm) of an example's height in print, so that only an example that fits
     on one page is kept from breaking across pages (within a few per cent of the laid-out
     height: tests/test_book_layout.py measures it)."""
-    h = 14 + _height(_paras(e.intro) + [" ".join(l for _, l in e.rules)], BODY, text_width)
+    h = 14 + _height(_paras(e.intro), BODY, MEASURE) + _height(
+        [" ".join(l for _, l in e.rules)], META, META_MEASURE)
     d = step_layout(e.setup, text_width, max_cols)
-    setup = 4.5 + _state_height(e.setup_state, text_width - d.width - 4 if d.side else text_width)
+    setup = 4.5 + _state_height(e.setup_state, min(text_width - d.width - 4 if d.side else text_width, MEASURE))
     h += (max(d.height, setup) if d.side else d.height + 1.5 + setup) + 4
     return h + sum(_step_height(s, text_width, max_cols) for s in e.steps) + _height(
-        _paras(e.outro), BODY, text_width)
+        _paras(e.outro), BODY, MEASURE)
 
 
 class BookRenderer:
