@@ -90,6 +90,10 @@ class _SafeLinks(Treeprocessor):
 CARD_CODE = re.compile(r"(?<![\w\-/.])(10|[2-9AJQK])([CDHS])(?![\w\-/])")
 SUIT_SIGNS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+#: hearts and diamonds in their colour wherever the text is shown (set on the sign itself,
+#: so the site and the sheets need no stylesheet of their own for it); black suits take
+#: the text's colour, which also reads on a dark page
+RED_SUIT = "#c0392b"
 #: a hyphen between two numbers is a range: an en dash ("2-4 players" -> "2–4 players")
 _RANGE = re.compile(r"(?<=\d)-(?=\d)")
 #: "a" before a word said with a vowel sound: "a 8" -> "an 8", "a 11" -> "an 11", "a AS" ->
@@ -125,8 +129,9 @@ def smart(text: str) -> str:
 def card_sign(rank: str, suit: str) -> Markup:
     """A card as a player names it: rank and suit sign, the suit in its colour."""
     colour = "red" if suit in "DH" else "black"
-    return Markup('<span class="card-sign suit-{}" title="{}">{}<span class="suit">{}</span></span>').format(
-        colour, _name(rank, suit), rank, SUIT_SIGNS[suit])
+    style = f' style="color: {RED_SUIT}"' if suit in "DH" else ""
+    return Markup('<span class="card-sign suit-{}" title="{}">{}<span class="suit"{}>{}</span></span>').format(
+        colour, _name(rank, suit), rank, Markup(style), SUIT_SIGNS[suit])
 
 
 def cards_in(text: str) -> Markup:
@@ -188,6 +193,8 @@ class _Typographer(Treeprocessor):
             span.text = m.group(1)
             suit = etree.SubElement(span, "span")
             suit.set("class", "suit")
+            if m.group(2) in "DH":
+                suit.set("style", f"color: {RED_SUIT}")
             suit.text = SUIT_SIGNS[m.group(2)]
             span.tail = text[m.end():end]
             parent.insert(index + i, span)
