@@ -39,6 +39,9 @@ class StepRecord:
     expected: list[str]  # view keys the example checked at this step
     repeat: int = 1  # how often the written step is applied (repeat:)
     round: int = 1  # which application this record is
+    #: the table once the step has resolved, when ``table`` shows an earlier moment (the
+    #: reveal); None when the diagram already shows the table after the step
+    after: list[Zone] | None = None
 
 
 @dataclass
@@ -352,6 +355,7 @@ class Replayer:
             for ev in events:
                 rep.rules_cited.add(ev.rule)
             table = state.take_shown()
+            after = state.table()
             view = state.view()
             expected_keys: list[str] = []
             ok = True
@@ -363,6 +367,7 @@ class Replayer:
                 what=node.what, events=events, view=view, table=table,
                 comment=step.comment if rnd == step.repeat - 1 else "",
                 expected=expected_keys, repeat=step.repeat, round=rnd + 1,
+                after=None if after == table else after,
             ))
             if not ok:
                 return False

@@ -35,19 +35,19 @@ def laid_out_examples(books, gr) -> dict[str, list[float]]:
 
 
 def test_the_example_height_estimate_is_close(books, report):
-    """For War, whose examples each fit on a page: the estimate is within a tenth of the
-    height WeasyPrint lays out (an example is kept whole when its estimate is under 0.8 of a
-    page, which leaves room for that), and every kept example really fits."""
+    """For War: the estimate is within a tenth of the height WeasyPrint lays out (examples
+    flow from page to page since issue 14: measured on those that land in one piece, as a
+    broken example's pieces run to the foot of their page)."""
     gr = next(g for g in report.games if g.game.slug == "war")
     view = books.view(gr)
     real = laid_out_examples(books, gr)
     assert len(real) == len(view.examples)
-    for e in view.examples:
-        (height,) = real[e.anchor]  # on one page
+    whole = [e for e in view.examples if len(real[e.anchor]) == 1]
+    assert len(whole) >= 3  # measured on the examples laid out in one piece
+    for e in whole:
+        (height,) = real[e.anchor]
         estimate = example_height(e, TEXT_WIDTH["a4"])
         assert abs(estimate / height - 1) <= 0.1, (e.title, height, estimate)
-        assert height <= TEXT_HEIGHT["a4"]
-        assert "keep" in books.book_html(gr)[1].split(f'id="{e.anchor}"')[0].rsplit("<article", 1)[1]
 
 
 def test_long_comments_go_below_short_ones_stay_beside(books, report):

@@ -105,15 +105,27 @@ def test_full_faces_have_traditional_pip_counts():
         assert n == expected, card
 
 
-def test_compact_faces_have_one_large_symbol():
+def test_compact_faces_have_one_large_symbol_and_an_index_a_fan_shows():
+    """A large suit symbol, and one under the rank inside the strip of 0.45 card widths a
+    fanned card leaves in view (issue 14: 10♣ and 5♠ overlapped showed only their ranks)."""
     for card in DECK:
         root = parse(C.card_face(card, style="compact"))
         symbols = suit_paths(root, card.suit)
-        assert len(symbols) == 1
-        scale = float(re.search(r"scale\(([-\d.]+)\)", symbols[0][0].get("transform"))[1])
-        assert scale >= 3          # at least 30 mm of a 63 mm card: ~8 mm at 16 mm wide
+        assert len(symbols) == 2
+        placed = []
+        for el, *_ in symbols:
+            t = el.get("transform")
+            x, y = (float(v) for v in re.search(r"translate\(([-\d.]+) ([-\d.]+)\)", t).groups())
+            scale = float(re.search(r"scale\(([-\d.]+)\)", t)[1])
+            placed.append((scale, x, y))
+        placed.sort()
+        (small, sx, sy), (big, _, _) = placed
+        assert big >= 3          # at least 30 mm of a 63 mm card: ~8 mm at 16 mm wide
+        assert sx >= 0 and sx + small * 100 <= 0.45 * C.CARD_W   # wholly in the fan's strip
+        assert small * 100 >= 150                                 # 15 of 63 mm: ~2.4 mm at 10 mm
         size = float(next(root.iter(SVG + "text")).get("font-size"))
         assert size >= 300
+        assert sy >= 318 - 40    # under the rank's baseline (318), not over it
 
 
 def test_court_cards_differ():

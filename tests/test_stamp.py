@@ -155,7 +155,7 @@ def test_stamp_draws_the_diagram_where_its_picture_landed(tmp_path):
     assert near(at(28, 38), (255, 255, 255))  # outside the diagram
     assert near(at(30 + 20, 40 + 28), felt)  # felt below the cards
     assert near(at(30 + 5 + 1, 40 + 12 + 13), (255, 255, 255), tol=20)  # the card's white face
-    spade = at(30 + 5 + 5, 40 + 12 + 9)  # the ace's big spade, black
+    spade = at(30 + 5 + 6.1, 40 + 12 + 10.4)  # the ace's big spade (centred at 387, 652 of 630 x 880), black
     assert max(spade) < 90, spade
     assert near(at(30 + 25.5, 40 + 13.2), felt)  # inside the empty place's outline
     assert not near(at(30 + 24 + 5, 40 + 12 + 3), felt, tol=3)  # its word, in the middle

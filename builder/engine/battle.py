@@ -769,3 +769,41 @@ def killed_mat_art(ctx) -> str:
 GAME.art.update({"player-mat": player_mat_art, "killed-mat": killed_mat_art})
 GAME.art_params.update({"player-mat": {"cards": "per-player", "suits": "per-player"},
                         "killed-mat": {"players": "whole"}})
+
+
+def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, str]]:
+    """The table in words after a step (``GameDef.describe``; helpers in ``words.py``)."""
+    from .words import count, joined, players_in, result_line, size, who
+
+    lines = []
+    for p in players_in(view):
+        if view[f"{p}.status"] == "out":
+            lines.append((p, "out of the game"))
+            continue
+        parts = [f"{size(view[f'{p}.deck'])} in deck", f"{size(view[f'{p}.hand'])} in hand"]
+        if size(view[f"{p}.discard"]):
+            parts.append(f"{size(view[f'{p}.discard'])} in the discard pile")
+        if size(view[f"{p}.play"]):
+            parts.append(f"{size(view[f'{p}.play'])} in play")
+        lines.append((p, f"{count(view[f'{p}.cards'], 'card')}: " + ", ".join(parts)))
+    game = []
+    fighters = [f for f in view.get("fighters", []) if who(f)]
+    if fighters:
+        game.append(f"battle between {joined('{' + f + '}' for f in fighters)}"
+                    f" (round {view['battle.round']})")
+    elif who(view.get("turn.winner")):
+        battle = (f" after a battle of {count(view['battle.round'], 'round', words=True)}"
+                  if view.get("battle.round") else "")
+        game.append(f"{{{view['turn.winner']}}}'s card survived the last turn{battle}")
+    killed = size(view.get("killed", []))
+    if killed:
+        game.append(f"{count(killed, 'card')} killed so far")
+    end = result_line(view)
+    if end:
+        game.append(end)
+    if game:
+        lines.append(("", "; ".join(game)))
+    return lines
+
+
+GAME.describe = describe

@@ -896,3 +896,50 @@ def battlefield_art(ctx) -> str:
 
 
 GAME.art["battlefield"] = battlefield_art
+
+
+#: what is pending, as a player would say it (``describe``)
+NEXT_IN_WORDS = {
+    "deploy": "next, both deploy their lines face down",
+    "deploy-first": "next, the player holding more cards deploys face up",
+    "deploy-second": "next, the other player deploys, having seen that line",
+    "reinforce": "next, both decide at once whether to reinforce a flank",
+}
+
+
+def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, str]]:
+    """The table in words after a step (``GameDef.describe``; helpers in ``words.py``)."""
+    from .words import result_line, size, who
+
+    lines = []
+    for p in PLAYERS:
+        parts = [f"{size(view[f'{p}.deck'])} in deck", f"{size(view[f'{p}.hand'])} in hand"]
+        if size(view[f"{p}.reserve"]):
+            parts.append("a reserve card kept back")
+        parts.append(f"{size(view[f'{p}.captured'])} captured")
+        if view.get(f"{p}.reinforced", "none") != "none":
+            parts.append(f"reinforced the {view[f'{p}.reinforced']} flank")
+        lines.append((p, ", ".join(parts)))
+    game = []
+    fought = []
+    for pos, name in (("left", "{p1}'s left flank"), ("centre", "the centre"),
+                      ("right", "{p1}'s right flank")):
+        w = view.get(f"battle.{pos}", "none")
+        if who(w):
+            fought.append(f"{name} went to {{{w}}}")
+        elif w == "tie":
+            fought.append(f"{name} was a tie")
+    if fought:
+        game.append("in the last battles " + ", ".join(fought))
+    if view.get("last-turn"):
+        game.append("this is the last turn")
+    end = result_line(view)
+    if end:
+        game.append(end)
+    elif view.get("phase") in NEXT_IN_WORDS:
+        game.append(NEXT_IN_WORDS[view["phase"]])
+    lines.append(("", "; ".join(game)))
+    return lines
+
+
+GAME.describe = describe

@@ -463,7 +463,8 @@ class Zone:
     cards: list[tuple[Card, bool]] = field(default_factory=list)
     owner: str | None = None
     count: int | None = None
-    style: str = "stack"  # stack (cards overlap), fan (side by side), pile (one card + count)
+    style: str = "stack"  # stack (cards overlap), fan (side by side), pile (one card + count),
+    #                       tokens (``count`` round tokens, e.g. stones, drawn; no cards)
     note: str = ""
 
     def to_json(self) -> dict[str, Any]:
@@ -715,9 +716,26 @@ class GameDef:
     #: ``fast_random(options, rng) -> (steps, rounds, winner or None, capped)``; a test
     #: must prove it equal to the engine game for game (see tests/test_lab.py)
     fast_random: Callable[..., tuple[int, int, str | None, bool]] | None = None
+    #: the table in words after a step, for the printed state lines: ``describe(view,
+    #: options)`` returns ``[(player id or "", text)]`` (see ``words.py``); default: the
+    #: view's keys and values as they are
+    describe: Callable[[dict[str, Any], dict[str, Any]], list[tuple[str, str]]] | None = None
 
     def resolve(self, options: dict[str, Any] | None) -> dict[str, Any]:
         return resolve_options(self.options, options)
+
+    def player_counts(self) -> tuple[int, ...]:
+        """How many may play, from the engine itself: the choices of a ``players`` option
+        (or its range), else the state's fixed number of players."""
+        opt = self.options.get("players")
+        if opt is not None:
+            if opt.choices is not None:
+                return tuple(sorted(int(c) for c in opt.choices))
+            if opt.minimum is not None and opt.maximum is not None:
+                return tuple(range(opt.minimum, opt.maximum + 1))
+            return (int(opt.default),)
+        state = self.new_game(self.resolve({}), random.Random(0))
+        return (state.num_players,)
 
     def cited_rules(self, options: dict[str, Any] | None = None) -> frozenset[str]:
         """Every rule id the engine can cite when played with ``options``; the game's

@@ -764,3 +764,45 @@ GAME = GameDef(
 DeckState.game = GAME
 
 __all__ = ["GAME", "DeckState"]
+
+
+def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, str]]:
+    """The table in words after a step (``GameDef.describe``; helpers in ``words.py``)."""
+    from .words import count, players_in, result_line, size, who
+
+    lines = []
+    for p in players_in(view):
+        status = view.get(f"{p}.status")
+        if status == "out":
+            lines.append((p, "out of the game"))
+            continue
+        text = (f"{count(view[f'{p}.cards'], 'card')}: {size(view[f'{p}.stack'])} face down,"
+                f" {size(view[f'{p}.won'])} in the won pile")
+        if status == "sitting out":
+            text += "; sits out the rest of the round"
+        lines.append((p, text))
+    game = [f"round {view['round']}"]
+    winner = who(view.get("trick.winner"))
+    if winner:
+        wars = view.get("trick.wars", 0)
+        after = f" after {count(wars, 'war', words=True)}" if wars else ""
+        game.append(f"{{{winner}}} took the last trick ({count(view['trick.cards'], 'card')}{after})")
+    if size(view.get("middle", [])):
+        game.append(f"{count(size(view['middle']), 'leftover card')} in the middle")
+    if size(view.get("discards", [])):
+        game.append(f"{count(size(view['discards']), 'card')} out of the game")
+    end = result_line(view)
+    discarder = who(view.get("discarder"))
+    if end:
+        game.append(end)
+    elif view.get("phase") == "discard" and discarder:
+        game.append(f"next, {{{discarder}}} discards {count(view['discard.count'], 'card')}")
+    elif view.get("phase") == "war-draw":
+        game.append("next, a won pile is shuffled to go on with the war")
+    elif view.get("phase") in ("shuffle", "arrange"):
+        game.append("next, the players make their new stacks")
+    lines.append(("", "; ".join(game)))
+    return lines
+
+
+GAME.describe = describe

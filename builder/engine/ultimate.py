@@ -550,3 +550,34 @@ def points_reference_art(ctx) -> str:
 
 
 GAME.art["points-reference"] = points_reference_art
+
+
+def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, str]]:
+    """The table in words after a step (``GameDef.describe``; helpers in ``words.py``)."""
+    from .words import count, result_line, size, who
+
+    lines = []
+    for p in PLAYERS:
+        text = (f"{count(view[f'{p}.score'], 'point')} won, "
+                f"{count(size(view[f'{p}.hand']), 'card')} in hand")
+        if view.get(f"{p}.played", "none") != "none":
+            text += f"; played {view[f'{p}.played']}"
+        lines.append((p, text))
+    game = [f"{view['round']} of 13 rounds played" if view["round"] else "no round played yet"]
+    last = view.get("round.winner", "none")
+    if who(last):
+        game.append(f"{{{last}}} took the last pot")
+    elif last == "tie":
+        game.append("the last round was a tie")
+    if size(view.get("pot", [])):
+        game.append(f"{count(view['pot.points'], 'point')} in the pot")
+    end = result_line(view)
+    if end:
+        game.append(end)
+    elif view.get("turned", "none") != "none":
+        game.append(f"{view['turned']} is turned up for the next round")
+    lines.append(("", "; ".join(game)))
+    return lines
+
+
+GAME.describe = describe

@@ -313,3 +313,27 @@ GAME = GameDef(
 WarState.game = GAME
 
 __all__ = ["GAME", "WarState", "cards_str"]
+
+
+def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, str]]:
+    """The table in words after a step (``GameDef.describe``; helpers in ``words.py``)."""
+    from .words import count, result_line, who
+
+    lines = [(p, count(len(view[f"{p}.deck"]), "card") + " in deck") for p in ("p1", "p2")]
+    game = []
+    winner = who(view.get("trick.winner"))
+    if winner:
+        wars = view.get("trick.wars", 0)
+        after = f", after {count(wars, 'war', words=True)}" if wars else ""
+        game.append(f"{{{winner}}} took the last trick ({count(view['trick.cards'], 'card')}{after})")
+    elif view.get("tricks", 0):
+        game.append("nobody took the last trick")
+    end = result_line(view)
+    if end:
+        game.append(end)
+    if game:
+        lines.append(("", "; ".join(game)))
+    return lines
+
+
+GAME.describe = describe

@@ -398,7 +398,7 @@ class WtbState(State):
                               cards=[(c, False) for c in self.out[p][:1]],
                               count=len(self.out[p]), style="pile"))
             zones.append(Zone(f"{p}.stones", "Stones", own, 3, owner=p, cards=[],
-                              count=self.stones[p], style="pile",
+                              count=self.stones[p], style="tokens",
                               note=plural(self.stones[p], "stone")))
             if self.live:
                 for i, stack in enumerate(self.lines[p]):
@@ -406,7 +406,7 @@ class WtbState(State):
                                       cards=[(c, True) for c in stack], style="stack",
                                       note="covered" if len(stack) > 1 else ""))
         zones.append(Zone("middle.stones", "Stones in the middle", 2, 0, cards=[],
-                          count=self.stones["middle"], style="pile",
+                          count=self.stones["middle"], style="tokens",
                           note=plural(self.stones["middle"], "stone")))
         return zones
 
@@ -582,3 +582,36 @@ GAME = GameDef(
 WtbState.game = GAME
 
 __all__ = ["GAME", "WtbState", "heuristic"]
+
+
+def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, str]]:
+    """The table in words after a step (``GameDef.describe``; helpers in ``words.py``)."""
+    from .words import count, result_line, size, who
+
+    lines = []
+    for p in PLAYERS:
+        text = (f"{count(view[f'{p}.stones'], 'stone', words=True)}, "
+                f"{size(view[f'{p}.deck'])} in deck")
+        if size(view[f"{p}.hand"]):
+            text += f", {size(view[f'{p}.hand'])} extra drawn"
+        if size(view[f"{p}.out"]):
+            text += f", {size(view[f'{p}.out'])} out of the game"
+        lines.append((p, text))
+    game = [f"{count(view['middle.stones'], 'stone', words=True)} in the middle"]
+    w = view.get("battle.winner", "none")
+    if who(w):
+        sweep = ", winning every pair" if view.get("battle.sweep") else ""
+        game.append(f"{{{w}}} took the last battle's stone{sweep}")
+    elif w == "tie":
+        game.append("the last battle was a tie")
+    out = view.get("outflanker", "none")
+    if who(out):
+        game.append(f"{{{out}}} is outflanking")
+    end = result_line(view)
+    if end:
+        game.append(end)
+    lines.append(("", "; ".join(game)))
+    return lines
+
+
+GAME.describe = describe

@@ -326,14 +326,17 @@ def _compact_body(card: Card, colour: str) -> str:
         parts.append(f'<rect x="70" y="372" width="490" height="446" rx="24" '
                      f'fill="{_mix(colour, 0.12)}"/>')
     parts.append(_rank_text(card.rank, 48, 318, 360, anchor="start", condense_ten=0.72))
-    parts.append(_pip(card.suit, _CX, 596, 360))
+    # the suit under the rank, in the strip a fanned card leaves in view (0.45 of its
+    # width): overlapped cards show rank and suit, as a real card's index does
+    parts.append(_pip(card.suit, 140, 452, 180))
+    parts.append(_pip(card.suit, _CX + 72, 652, 300))
     return "".join(parts)
 
 
 # --------------------------------------------------------------------------- faces
 @lru_cache(maxsize=1024)
 def _card_face(card: Card, style: str, four_colour: bool, width: str | None,
-               height: str | None, bleed: float) -> str:
+               height: str | None, bleed: float, keyline: float = 0) -> str:
     colour = suit_colour(card.suit, four_colour)
     head = _svg_open(card.name(), bleed, width, height)
     bg = ""
@@ -348,15 +351,24 @@ def _card_face(card: Card, style: str, four_colour: bool, width: str | None,
         sw = _COMPACT_STROKE
         body = _compact_body(card, colour)
         radius = _COMPACT_RADIUS
-    edge = (f'<rect x="{_n(sw / 2)}" y="{_n(sw / 2)}" width="{_n(CARD_W - sw)}" '
-            f'height="{_n(CARD_H - sw)}" rx="{_n(radius - sw / 2)}" fill="#ffffff" '
-            f'stroke="{_EDGE}" stroke-width="{_n(sw)}"/>')
+    if keyline:
+        # print and play: the outline stands ``keyline`` inside the trim, so a cut a little
+        # off the line leaves no line on one card and a double one on its neighbour
+        k = keyline + sw / 2
+        edge = (f'<rect x="0" y="0" width="{_n(CARD_W)}" height="{_n(CARD_H)}" fill="#ffffff"/>'
+                f'<rect x="{_n(k)}" y="{_n(k)}" width="{_n(CARD_W - 2 * k)}" '
+                f'height="{_n(CARD_H - 2 * k)}" rx="{_n(max(radius - k, 8))}" fill="none" '
+                f'stroke="{_EDGE}" stroke-width="{_n(sw)}"/>')
+    else:
+        edge = (f'<rect x="{_n(sw / 2)}" y="{_n(sw / 2)}" width="{_n(CARD_W - sw)}" '
+                f'height="{_n(CARD_H - sw)}" rx="{_n(radius - sw / 2)}" fill="#ffffff" '
+                f'stroke="{_EDGE}" stroke-width="{_n(sw)}"/>')
     return f'{head}{bg}{edge}<g fill="{colour}" stroke="none">{body}</g></svg>'
 
 
 def card_face(card: Card | str, *, style: str = "full", four_colour: bool = False,
               idprefix: str = "", width: str | None = None, height: str | None = None,
-              bleed_mm: float = 0) -> str:
+              bleed_mm: float = 0, keyline_mm: float = 0) -> str:
     """SVG of the face of ``card`` (a :class:`Card` or a name such as ``"QD"``).
 
     ``style="full"`` draws a real playing card, ``style="compact"`` a large rank and suit
@@ -368,7 +380,8 @@ def card_face(card: Card | str, *, style: str = "full", four_colour: bool = Fals
     if style not in STYLES:
         raise ValueError(f"unknown card style {style!r} (expected 'full' or 'compact')")
     del idprefix  # no ids are emitted; see the docstring
-    return _card_face(_as_card(card), style, bool(four_colour), width, height, _units(bleed_mm))
+    return _card_face(_as_card(card), style, bool(four_colour), width, height, _units(bleed_mm),
+                      _units(keyline_mm))
 
 
 # --------------------------------------------------------------------------- backs

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from .errors import RenderError
 
-FONT_DIRS = [Path("/usr/share/fonts/opentype/ebgaramond"), Path("/usr/share/fonts/opentype/cabin")]
+FONT_DIRS = [Path("/usr/share/fonts/opentype/ebgaramond"), Path("/usr/share/fonts/opentype/cabin"),
+             Path("/usr/share/fonts/truetype/dejavu")]
 
 #: (family, weight, style, file name)
 FACES = [
@@ -30,6 +31,10 @@ FACES = [
     ("Cabin", 600, "normal", "Cabin-SemiBold.otf"),
     ("Cabin", 700, "normal", "Cabin-Bold.otf"),
     ("Cabin", 700, "italic", "Cabin-BoldItalic.otf"),
+    # the signs neither face has: suits (K♠ in running text) and arrows, from DejaVu Sans
+    # (fonts-dejavu-core), named and embedded like the others rather than left to fall back
+    ("Warbook Signs", 400, "normal", "DejaVuSans.ttf"),
+    ("Warbook Signs", 700, "normal", "DejaVuSans-Bold.ttf"),
 ]
 
 

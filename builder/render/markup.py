@@ -5,7 +5,12 @@
 * raw HTML is never passed through: the loader refuses it with a ``path:line`` error, and
   this renderer escapes whatever might remain, so content can never inject markup;
 * links go only to http, https and mailto addresses or within the site, and content has
-  no pictures: the loader refuses others at their line, and this renderer drops them.
+  no pictures: the loader refuses others at their line, and this renderer drops them;
+* typography: curly quotes (Markdown's ``smarty``), en dashes in number ranges ("2–4"),
+  "an 8", and card codes printed as cards are named at the table, K♠ with the suit in its
+  colour (``card_sign``). The same typographer sets the texts that do not go through
+  Markdown (``prose`` for engine narration and state lines, ``smart`` for titles), so a
+  book, a sheet and the site print the same words.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup, escape
 
+from ..engine.core import RANK_NAMES
 from ..links import LINK_SCHEMES, safe_href
 
 XREF = r"\[\[([a-z0-9][a-z0-9-]*)\]\]"
@@ -80,6 +86,120 @@ class _SafeLinks(Treeprocessor):
         return None
 
 
+#: a card code in running text: rank (A 2-10 J Q K) then suit (C D H S), a word of its own
+CARD_CODE = re.compile(r"(?<![\w\-/.])(10|[2-9AJQK])([CDHS])(?![\w\-/])")
+SUIT_SIGNS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+#: hearts and diamonds in their colour wherever the text is shown (set on the sign itself,
+#: so the site and the sheets need no stylesheet of their own for it); black suits take
+#: the text's colour, which also reads on a dark page
+RED_SUIT = "#c0392b"
+#: a hyphen between two numbers is a range: an en dash ("2-4 players" -> "2–4 players")
+_RANGE = re.compile(r"(?<=\d)-(?=\d)")
+#: "a" before a word said with a vowel sound: "a 8" -> "an 8", "a 11" -> "an 11", "a AS" ->
+#: "an A♠" (an ace), "a 8H" -> "an 8♥"
+_AN = re.compile(r"\b([Aa]) (?=(?:8\d*|11|18)(?:[CDHS])?\b|A[CDHS]\b)")
+
+
+def _name(rank: str, suit: str) -> str:
+    return f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}"
+
+
+def _words(text: str) -> str:
+    """The typographer's word-level fixes, on plain text."""
+    text = _RANGE.sub("\u2013", text)
+    return _AN.sub(lambda m: m.group(1) + "n ", text)
+
+
+def _quotes(text: str) -> str:
+    """Straight quotes to curly ones (the rules Markdown's smarty follows)."""
+    text = re.sub(r"(?<=\w)'(?=\w)", "\u2019", text)  # North's, don't
+    text = re.sub(r"(^|[\s(\[{\u2014\u2013-])'", "\\1\u2018", text)  # opening
+    text = text.replace("'", "\u2019")
+    text = re.sub(r'(^|[\s(\[{\u2014\u2013-])"', "\\1\u201c", text)
+    return text.replace('"', "\u201d")
+
+
+def smart(text: str) -> str:
+    """Plain text typeset: curly quotes, en dashes in ranges, "an 8". For titles and
+    labels, which stay plain text (bookmarks, running heads, alternative text)."""
+    return _words(_quotes(text or ""))
+
+
+def card_sign(rank: str, suit: str) -> Markup:
+    """A card as a player names it: rank and suit sign, the suit in its colour."""
+    colour = "red" if suit in "DH" else "black"
+    style = f' style="color: {RED_SUIT}"' if suit in "DH" else ""
+    return Markup('<span class="card-sign suit-{}" title="{}">{}<span class="suit"{}>{}</span></span>').format(
+        colour, _name(rank, suit), rank, Markup(style), SUIT_SIGNS[suit])
+
+
+def cards_in(text: str) -> Markup:
+    """Escaped text whose card codes are printed as cards (``card_sign``)."""
+    out, last = [], 0
+    for m in CARD_CODE.finditer(text):
+        out.append(escape(text[last:m.start()]))
+        out.append(card_sign(m.group(1), m.group(2)))
+        last = m.end()
+    out.append(escape(text[last:]))
+    return Markup("").join(out)
+
+
+def prose(text: str) -> Markup:
+    """A plain text for print and screen (engine narration, state lines, chance outcomes):
+    typeset (``smart``), escaped, its card codes printed as cards."""
+    return cards_in(smart(text))
+
+
+def signs_plain(text: str) -> str:
+    """Card codes as rank and suit sign, in plain text (search, alternative text)."""
+    return CARD_CODE.sub(lambda m: m.group(1) + SUIT_SIGNS[m.group(2)], text)
+
+
+class _Typographer(Treeprocessor):
+    """After the inline patterns: en dashes, "an 8" and card codes in every text of the
+    rendered tree (code spans included: a code in the content is still a card)."""
+
+    def run(self, root):  # noqa: D401 - markdown's API
+        for el in list(root.iter()):
+            if el.text:
+                el.text = _words(el.text)
+                self._cards(el, None)
+            for child in list(el):
+                if child.tail:
+                    child.tail = _words(child.tail)
+                    self._cards(el, child)
+        return None
+
+    @staticmethod
+    def _cards(parent, after) -> None:
+        """Split the text (``after`` None) or a child's tail at card codes into spans."""
+        text = parent.text if after is None else after.tail
+        matches = list(CARD_CODE.finditer(text))
+        if not matches:
+            return
+        head = text[:matches[0].start()]
+        if after is None:
+            parent.text = head
+            index = 0
+        else:
+            after.tail = head
+            index = list(parent).index(after) + 1
+        for i, m in enumerate(matches):
+            end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
+            span = etree.Element("span")
+            span.set("class", f"card-sign suit-{'red' if m.group(2) in 'DH' else 'black'}")
+            span.set("title", _name(m.group(1), m.group(2)))
+            span.text = m.group(1)
+            suit = etree.SubElement(span, "span")
+            suit.set("class", "suit")
+            if m.group(2) in "DH":
+                suit.set("style", f"color: {RED_SUIT}")
+            suit.text = SUIT_SIGNS[m.group(2)]
+            span.tail = text[m.end():end]
+            parent.insert(index + i, span)
+
+
 class _Warbook(Extension):
     def __init__(self, resolve, page_refs: bool = False, **kw):
         self.resolve = resolve
@@ -92,6 +212,7 @@ class _Warbook(Extension):
         md.inlinePatterns.deregister("html")
         md.inlinePatterns.register(_XrefProcessor(XREF, self.resolve, self.page_refs), "warbook_xref", 175)
         md.treeprocessors.register(_SafeLinks(md), "warbook_safe_links", 0)
+        md.treeprocessors.register(_Typographer(md), "warbook_typographer", 1)
 
 
 class Markdown:
@@ -143,4 +264,5 @@ def plain(text: str, resolve: Callable[[str], tuple[str, str] | None] | None = N
     return " ".join(text.split())
 
 
-__all__ = ["Markdown", "Markup", "escape", "page_ref", "plain", "safe_href", "LINK_SCHEMES"]
+__all__ = ["Markdown", "Markup", "escape", "page_ref", "plain", "safe_href", "LINK_SCHEMES",
+           "smart", "prose", "cards_in", "card_sign", "signs_plain", "CARD_CODE"]

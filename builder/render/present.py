@@ -13,7 +13,7 @@ from typing import Any, Callable
 from ..check import GameReport, Replay, StepRecord
 from ..engine.core import Card, Zone
 from ..model import Rule
-from .markup import Markdown, Markup, plain
+from .markup import Markdown, Markup, plain, prose, smart
 from .numbers import numbers_view
 
 
@@ -47,6 +47,8 @@ class CardView:
     src: str
     alt: str
     up: bool
+    #: the card left this place when the step resolved (the diagram shows the reveal)
+    moved: bool = False
 
 
 @dataclass
@@ -58,6 +60,8 @@ class ZoneView:
     cards: list[CardView]
     count: int | None
     note: str
+    #: round tokens (stones) drawn in the place, for a zone of style "tokens"
+    tokens: int = 0
 
 
 @dataclass
@@ -66,6 +70,9 @@ class Diagram:
     cols: int
     #: width of each column in card widths (a fan of n cards is wider than one card)
     widths: list[float] = field(default_factory=list)
+    #: "reveal": the diagram shows the cards as they are revealed, before the step
+    #: resolves (cards that then move are marked); "": the table as it lies
+    moment: str = ""
 
     def width(self, card: float, gap: float) -> float:
         """The diagram's width for a card width and a gap between columns."""
@@ -89,8 +96,11 @@ class Diagram:
         for row in self.rows:
             zones = [(j, z) for j, z in enumerate(row) if z is not None]
             heights = []
-            for _, z in zones:
-                if not z.cards:
+            for j, z in zones:
+                if z.style == "tokens" and z.tokens:
+                    rows = _token_rows(z.tokens, self.widths[j])
+                    heights.append(rows * TOKEN * card + (rows - 1) * TOKEN_GAP * card)
+                elif not z.cards:
                     heights.append(empty)
                 elif z.style == "stack":
                     heights.append(ch + (len(z.cards) - 1) * stack_step)
@@ -113,10 +123,12 @@ class Diagram:
                     cards = [(c, left, y + label + i * stack_step) for i, c in enumerate(z.cards)]
                 elif z.cards:  # a pile shows its top card
                     cards = [(z.cards[-1], xs[j] + (zw - card) / 2, y + label)]
+                tokens = _tokens(z.tokens, xs[j], y + label, zw, card) if z.style == "tokens" else []
                 placed.append(PlacedZone(zone=z, x=xs[j], y=y, w=zw, label_h=label,
                                          body_top=y + label, body_h=h, foot_top=y + label + body,
                                          foot_h=foot_h,
-                                         cards=cards, empty_x=xs[j] + (zw - card) / 2))
+                                         cards=cards, empty_x=xs[j] + (zw - card) / 2,
+                                         tokens=tokens))
             y += row_h + gap
         return Geometry(width=round(width, 2), height=round(y - gap + pad, 2), zones=placed,
                         card=card, card_h=ch, empty=empty)
@@ -139,13 +151,16 @@ class Diagram:
 class StepView:
     index: int
     kind: str
-    narration: list[str]
+    narration: list[Markup]
     comment: Markup
     diagram: Diagram
-    state: list[tuple[str, str]]  # (who, "deck 24 · stones 1")
+    state: list[tuple[str, Markup]]  # (who, "12 cards in deck"): the table after the step
     repeat: int
-    decided: str
+    decided: Markup
     round: int = 1
+    #: the diagram shows the reveal, before the step resolved (the state lines say what
+    #: the table holds after it; the cards that then moved are marked)
+    at_reveal: bool = False
 
     @property
     def label(self) -> str:
@@ -163,7 +178,7 @@ class ExampleView:
     rules: list[tuple[str, str]]  # (href, "3.2 Outflanking")
     options: list[str]
     setup: Diagram
-    setup_state: list[tuple[str, str]]
+    setup_state: list[tuple[str, Markup]]
     steps: list[StepView]
     result: str
     text: str
@@ -201,6 +216,8 @@ class GameView:
     all_rules: list[RuleView] = field(default_factory=list)
     #: "By the numbers" (render/numbers.py), from the balance lab's figures; None without
     numbers: Any = None
+    #: the table ready to play, dealt by the engine (None without an engine)
+    table: "Diagram | None" = None
 
 
 def rank_label(code: str) -> str:
@@ -231,19 +248,22 @@ class Presenter:
 
         def rv(r: Rule) -> RuleView:
             return RuleView(
-                id=r.id, anchor=self.links.anchor(slug, r.id), number=r.number, title=r.title,
+                id=r.id, anchor=self.links.anchor(slug, r.id), number=r.number, title=smart(r.title),
                 level=r.level, body=md.block(r.body), children=[rv(c) for c in r.children],
                 part=r.part, text=plain(r.body, resolve),
             )
 
         tops = [rv(r) for r in g.rules]
+        players = players_text(g.gamedef.player_counts()) if g.gamedef is not None else smart(g.players_label)
         view = GameView(
-            slug=slug, title=g.title, designer=g.designer, credit=g.credit, tagline=g.tagline,
-            summary=md.block(g.summary), players=g.players_label, time=g.time,
-            components=g.components,
-            options=[{"name": o.name, "label": o.label, "default": o.default,
+            slug=slug, title=smart(g.title), designer=smart(g.designer), credit=smart(g.credit),
+            tagline=smart(g.tagline),
+            summary=md.block(g.summary), players=players, time=smart(g.time),
+            components=[{**c, "name": smart(str(c.get("name", "")))} for c in g.components],
+            options=[{"name": o.name, "label": smart(o.label), "default": o.default,
                       "text": md.block(o.text)} for o in g.options],
-            compare=g.compare, quickref=[md.inline(q) for q in g.quickref],
+            compare={**{k: smart(str(v)) for k, v in g.compare.items()}, "players": players},
+            quickref=[md.inline(q) for q in g.quickref],
             golden=[t for t in tops if t.part == "golden"],
             rules=[t for t in tops if t.part == "rules"],
             clarifications=[t for t in tops if t.part == "clarifications"],
@@ -253,14 +273,25 @@ class Presenter:
         view.numbers = numbers_view(gr.figures, slug, g.accent)
         if view.numbers is not None and view.numbers.time:
             view.time = view.numbers.time  # measured on played games, not typed
+        view.table = self.opening_table(g)
         for i, rep in enumerate(gr.replays, start=1):
             view.examples.append(self.example(rep, i, md, index))
         for t in g.glossary:
             view.glossary.append(TermView(
-                term=t.term, anchor=self.links.anchor(slug, t.anchor), definition=md.block(t.definition),
+                term=smart(t.term), anchor=self.links.anchor(slug, t.anchor), definition=md.block(t.definition),
                 see=[(self.links.href(slug, s), index[s].label) for s in t.see if s in index],
                 text=plain(t.definition, resolve)))
         return view
+
+    def opening_table(self, g) -> "Diagram | None":
+        """The table as the engine deals it for a game with the printed options, for the
+        rules' "At a glance" figure: where every pile lies and whose it is."""
+        if g.gamedef is None:
+            return None
+        import random
+
+        state = g.gamedef.new_game(g.gamedef.resolve(g.option_defaults()), random.Random(14))
+        return self.diagram(state.table(), g.player_names)
 
     # ------------------------------------------------------------------ examples
     def example(self, rep: Replay, number: int, md: Markdown, index: dict[str, Rule]) -> ExampleView:
@@ -273,28 +304,35 @@ class Presenter:
         for k, v in rep.options.items():
             if k in ex.options and v != defaults.get(k):
                 opts.append(f"{labels.get(k, k)}: {v}")
-        steps = [self.step(s, names, md) for s in rep.steps]
+        describe = _describer(g, rep.options)
+        steps = [self.step(s, names, md, describe) for s in rep.steps]
         return ExampleView(
             id=ex.id, anchor=self.links.anchor(g.slug, "ex-" + ex.id), number=number,
-            title=ex.title, intro=md.block(ex.intro), outro=md.block(ex.outro),
+            title=smart(ex.title), intro=md.block(ex.intro), outro=md.block(ex.outro),
             rules=[(self.links.href(g.slug, r), index[r].label) for r in ex.rules if r in index],
             options=opts, setup=self.diagram(rep.initial_table, names),
-            setup_state=state_strip(rep.initial_view, names), steps=steps, result=rep.result,
+            setup_state=describe(rep.initial_view, names), steps=steps, result=rep.result,
             text=plain(ex.intro + " " + " ".join(s.comment for s in ex.steps), self._resolve),
         )
 
-    def step(self, s: StepRecord, names: dict[str, str], md: Markdown) -> StepView:
-        narration = [e.narrate(names) for e in s.events if e.text]
-        decided = ""
+    def step(self, s: StepRecord, names: dict[str, str], md: Markdown,
+             describe: Callable | None = None) -> StepView:
+        describe = describe or (lambda view, names: [(w, prose(t)) for w, t in state_strip(view, names)])
+        narration = [prose(e.narrate(names)) for e in s.events if e.text]
+        decided = Markup("")
         if s.kind == "chance":
-            decided = "Chance: " + "; ".join(_fmt(v) for v in s.decisions.values())
+            decided = prose("Chance: " + "; ".join(_fmt(v) for v in s.decisions.values()))
         return StepView(
             index=s.index, kind=s.kind, narration=narration, comment=md.block(s.comment),
-            diagram=self.diagram(s.table, names), state=state_strip(s.view, names),
-            repeat=s.repeat, decided=decided, round=s.round,
+            diagram=self.diagram(s.table, names, after=s.after), state=describe(s.view, names),
+            repeat=s.repeat, decided=decided, round=s.round, at_reveal=s.after is not None,
         )
 
-    def diagram(self, zones: list[Zone], names: dict[str, str]) -> Diagram:
+    def diagram(self, zones: list[Zone], names: dict[str, str],
+                after: list[Zone] | None = None) -> Diagram:
+        """The table as ``zones`` show it; with ``after`` (the table once the step has
+        resolved), each face-up card that then left its place is marked as moved."""
+        stays = {z.id: {c for c, _ in z.cards} for z in after or []}
         if not zones:
             return Diagram(rows=[], cols=0)
         nrows = max(z.row for z in zones) + 1
@@ -304,13 +342,16 @@ class Presenter:
             cards = []
             for card, up in z.cards:
                 code = str(card) if up else "back"
+                moved = after is not None and up and card not in stays.get(z.id, ())
                 cards.append(CardView(code=code, src=self.links.card(code),
-                                      alt=card.name() if up else "a face-down card", up=up))
+                                      alt=card.name() if up else "a face-down card", up=up,
+                                      moved=moved))
             if z.style == "pile" and z.count == 0:
                 cards = []
             owner = names.get(z.owner, z.owner or "") if z.owner else ""
-            grid[z.row][z.col] = ZoneView(id=z.id, label=z.label, owner=owner, style=z.style,
-                                          cards=cards, count=z.count, note=z.note)
+            grid[z.row][z.col] = ZoneView(id=z.id, label=smart(z.label), owner=owner, style=z.style,
+                                          cards=cards, count=z.count, note=smart(z.note),
+                                          tokens=(z.count or 0) if z.style == "tokens" else 0)
         # drop empty rows and columns (keeping the layout's order)
         rows = [r for r in grid if any(c is not None for c in r)]
         keep = [j for j in range(ncols) if any(r[j] is not None for r in rows)]
@@ -323,11 +364,37 @@ class Presenter:
                 if z is not None and z.style == "fan" and len(z.cards) > 1:
                     w = max(w, 1 + (len(z.cards) - 1) * FAN_STEP)
             widths.append(round(w, 3))
-        return Diagram(rows=rows, cols=len(keep), widths=widths)
+        return Diagram(rows=rows, cols=len(keep), widths=widths,
+                       moment="reveal" if after is not None else "")
 
 
 #: in a fan, each further card shows this much of the card before it (in card widths)
 FAN_STEP = 0.45
+#: a token's diameter and the gap between tokens, in card widths
+TOKEN, TOKEN_GAP = 0.42, 0.12
+
+
+def _tokens_per_row(width: float) -> int:
+    """How many tokens fit side by side in a place ``width`` card widths wide."""
+    return max(1, int((width + TOKEN_GAP) // (TOKEN + TOKEN_GAP)))
+
+
+def _token_rows(n: int, width: float) -> int:
+    return max(1, -(-n // _tokens_per_row(width)))
+
+
+def _tokens(n: int, x: float, y: float, w: float, card: float) -> list[tuple[float, float, float]]:
+    """Where ``n`` tokens lie in a place ``w`` wide at (x, y): (centre x, centre y, radius),
+    in rows centred in the place."""
+    per_row = _tokens_per_row(w / card)
+    d, gap = TOKEN * card, TOKEN_GAP * card
+    out = []
+    for i in range(n):
+        row, col = divmod(i, per_row)
+        in_row = min(per_row, n - row * per_row)
+        left = x + (w - (in_row * d + (in_row - 1) * gap)) / 2
+        out.append((left + col * (d + gap) + d / 2, y + row * (d + gap) + d / 2, d / 2))
+    return out
 #: the narrowest column, in card widths: room for a two-line label beside a single card
 MIN_COL = 1.3
 
@@ -345,6 +412,7 @@ class PlacedZone:
     foot_h: float
     cards: list[tuple[CardView, float, float]]
     empty_x: float
+    tokens: list[tuple[float, float, float]] = field(default_factory=list)
 
 
 @dataclass
@@ -367,6 +435,39 @@ def _fmt(v: Any) -> str:
     if isinstance(v, (list, tuple)):
         return " ".join(_fmt(x) for x in v)
     return str(v)
+
+
+def players_text(counts: tuple[int, ...]) -> str:
+    """How many may play, from the engine's counts: "2", "2 or 4", "2–4"."""
+    counts = tuple(sorted(set(counts)))
+    if len(counts) == 1:
+        return str(counts[0])
+    if len(counts) > 2 and counts == tuple(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}\u2013{counts[-1]}"
+    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+
+
+def _describer(g, options: dict[str, Any]) -> Callable[[dict[str, Any], dict[str, str]], list[tuple[str, Markup]]]:
+    """The state lines of a game: its engine's ``describe`` (the table in words) with the
+    player names put in, or the view as it is for an engine without one."""
+    hook = getattr(g.gamedef, "describe", None) if g.gamedef is not None else None
+
+    def describe(view: dict[str, Any], names: dict[str, str]) -> list[tuple[str, Markup]]:
+        if hook is None:
+            return [(w, prose(t)) for w, t in state_strip(view, names)]
+        out = []
+        for who, text in hook(view, options):
+            text = text.format_map(_PlayerNames(names))
+            out.append((names.get(who, who) if who else "Game", prose(text[:1].upper() + text[1:])))
+        return [(w, t) for w, t in out if str(t)]
+    return describe
+
+
+class _PlayerNames(dict):
+    def __missing__(self, key: str) -> str:
+        if key.startswith("p") and key[1:].isdigit():
+            return f"Player {key[1:]}"
+        return "{" + key + "}"
 
 
 def state_strip(view: dict[str, Any], names: dict[str, str]) -> list[tuple[str, str]]:

@@ -29,7 +29,7 @@ from ...model import Book
 from ..fetch import CardFetcher, card_url
 from ..fonts import font_face_css
 from ..markup import Markdown, page_ref
-from ..present import GameView, Links, Presenter
+from ..present import FAN_STEP, GameView, Links, Presenter
 from ..templating import TEMPLATES, environment, read_template_file
 from .glyphs import PT, Run, Style, block, wrap
 from .pagerefs import anchor_pages, fill_page_refs
@@ -127,7 +127,7 @@ def diagram_runs(g) -> list[Run]:
         if words:
             runs += block(" · ".join(words), FOOT, p.x, p.foot_top + 0.3, p.w,
                           max_lines=max(1, int((p.foot_h - 0.3) // FOOT.line)))
-        elif not p.cards:
+        elif not p.cards and not p.tokens:
             runs += block("empty", EMPTY, p.empty_x, p.body_top, g.card)
     return runs
 
@@ -139,7 +139,16 @@ def diagram_art(g) -> Art:
     for p in g.zones:
         for c, x, y in p.cards:
             art.cards.append((c.code, x, y, g.card, g.card_h))
-        if not p.cards:
+        # a moved card is marked where it shows: a fan's cards overlap, so the mark goes
+        # round the part of the card left in view
+        fan = p.zone.style == "fan"
+        for i, (c, x, y) in enumerate(p.cards):
+            if c.moved:
+                last = i == len(p.cards) - 1
+                w = g.card if (last or not fan) else FAN_STEP * g.card
+                art.marks.append((x, y, w, g.card_h))
+        art.tokens += p.tokens
+        if not p.cards and not p.tokens:
             art.empties.append((p.empty_x, p.body_top, g.card, g.empty))
     return art
 
@@ -163,6 +172,11 @@ def diagram_placements(doc, fetcher: "CardFetcher") -> list[Placed]:
 BODY = Style("EBGaramond12-Regular.otf", 10.6, line=10.6 * 1.38 * PT)
 COMMENT = Style("EBGaramond12-Italic.otf", 10.6, line=10.6 * 1.38 * PT)
 STATE = Style("Cabin-Regular.otf", 7.8, line=7.8 * 1.3 * PT)
+META = Style("EBGaramond12-Italic.otf", 9, line=9 * 1.38 * PT)
+#: the widest an example's running text is set (mm; book.css .ex-text and the rest): about
+#: 80 characters of the text face, where the page's full width held some 120 (issue 14)
+MEASURE = 100
+META_MEASURE = 74
 
 
 def _paras(html) -> list[str]:
@@ -199,11 +213,13 @@ def step_layout(diagram, text_width: float, max_cols: int) -> StepLayout:
 
 
 def _state_height(lines, width: float) -> float:
-    return _height([f"{who}: {text}" for who, text in lines], STATE, width, gap=0)
+    return _height([Markup(f"{who}: {text}").striptags() for who, text in lines], STATE, width, gap=0)
 
 
 def _step_text(step, col: float, with_comment: bool) -> float:
-    h = 4.5 + _height([" ".join(step.narration)], BODY, col) + _state_height(step.state, col)
+    h = 4.5 + _height([Markup(" ").join(step.narration).striptags()], BODY, col) + _state_height(step.state, col)
+    if step.at_reveal:
+        h += 3
     if step.decided:
         h += 4
     if with_comment and step.comment:
@@ -225,17 +241,17 @@ def comment_below(step, text_width: float, max_cols: int = 14) -> bool:
     d = step_layout(step.diagram, text_width, max_cols)
     if not d.side:
         return True
-    return _step_text(step, text_width - d.width - 4, with_comment=True) > d.height + 12
+    return _step_text(step, min(text_width - d.width - 4, MEASURE), with_comment=True) > d.height + 12
 
 
 def _step_height(step, text_width: float, max_cols: int) -> float:
     d = step_layout(step.diagram, text_width, max_cols)
     below = comment_below(step, text_width, max_cols)
-    col = text_width - d.width - 4 if d.side else text_width
+    col = min(text_width - d.width - 4 if d.side else text_width, MEASURE)
     text = _step_text(step, col, with_comment=not below)
     h = (max(d.height, text) if d.side else d.height + 1.5 + text) + 4
     if below:
-        h += 1.5 + _height(_paras(step.comment), COMMENT, text_width)
+        h += 1.5 + _height(_paras(step.comment), COMMENT, MEASURE)
     return h
 
 
@@ -243,12 +259,13 @@ def example_height(e, text_width: float, max_cols: int = 14) -> float:
     """An estimate (mm) of an example's height in print, so that only an example that fits
     on one page is kept from breaking across pages (within a few per cent of the laid-out
     height: tests/test_book_layout.py measures it)."""
-    h = 14 + _height(_paras(e.intro) + [" ".join(l for _, l in e.rules)], BODY, text_width)
+    h = 14 + _height(_paras(e.intro), BODY, MEASURE) + _height(
+        [" ".join(l for _, l in e.rules)], META, META_MEASURE)
     d = step_layout(e.setup, text_width, max_cols)
-    setup = 4.5 + _state_height(e.setup_state, text_width - d.width - 4 if d.side else text_width)
+    setup = 4.5 + _state_height(e.setup_state, min(text_width - d.width - 4 if d.side else text_width, MEASURE))
     h += (max(d.height, setup) if d.side else d.height + 1.5 + setup) + 4
     return h + sum(_step_height(s, text_width, max_cols) for s in e.steps) + _height(
-        _paras(e.outro), BODY, text_width)
+        _paras(e.outro), BODY, MEASURE)
 
 
 class BookRenderer:

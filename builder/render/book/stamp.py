@@ -48,6 +48,13 @@ class Art:
     """(x, y, width, height) of the dashed outline of an empty place"""
     empty_ink: str = "#9aab96"
     runs: list[Run] = field(default_factory=list)
+    tokens: list[tuple[float, float, float]] = field(default_factory=list)
+    """(centre x, centre y, radius) of each round token (a stone)"""
+    token_ink: tuple[str, str] = ("#9c9a93", "#4f4d48")
+    """the tokens' fill and edge"""
+    marks: list[tuple[float, float, float, float]] = field(default_factory=list)
+    """(x, y, width, height) of each card marked as moved when the step resolved"""
+    mark_ink: str = "#c0392b"
 
 
 @dataclass
@@ -202,6 +209,17 @@ class _Writer:
             ops.append(f"{_rgb(art.empty_ink)} RG [0.7 0.45] 0 d")
             for x, y, w, h in art.empties:
                 ops.append(_rounded(x + 0.09, y + 0.09, w - 0.18, h - 0.18, 1) + " S")
+            ops.append("[] 0 d")
+        if art.tokens:
+            fill, edge = art.token_ink
+            ops.append(f"{_rgb(fill)} rg {_rgb(edge)} RG 0.25 w")
+            for cx, cy, r in art.tokens:
+                ops.append(_rounded(cx - r, cy - r, 2 * r, 2 * r, r) + " B")
+        if art.marks:
+            # a moved card: a heavy outline just outside the card
+            ops.append(f"{_rgb(art.mark_ink)} RG 0.6 w")
+            for x, y, w, h in art.marks:
+                ops.append(_rounded(x - 0.35, y - 0.35, w + 0.7, h + 0.7, 1.2) + " S")
         ops.append("Q")
         return ops
 

@@ -168,6 +168,11 @@ class Words:
 
 
 # --------------------------------------------------------------------------- fetcher
+#: how far inside the trim a printed card's outline stands (mm): clear of a cut that
+#: misses its line by a little, and of the corner index
+KEYLINE = 1.5
+
+
 class PnpFetcher(CardFetcher):
     """The rulebooks' in-memory card images, plus what the sheets need: backs with a 3 mm
     bleed (``pnp-back-a``), low-ink backs (``pnp-lowback-a``) and greyscale faces
@@ -179,6 +184,11 @@ class PnpFetcher(CardFetcher):
                 text = cardart.card_back(code[9:], bleed_mm=L.BLEED)
             elif code.startswith("pnp-lowback-"):
                 text = art.low_ink_back(code[12:], L.BLEED)
+            elif code.startswith("pnp-face-"):
+                text = cardart.card_face(code[9:], style="full", keyline_mm=KEYLINE)
+            elif code.startswith("pnp-bleedface-"):
+                text = cardart.card_face(code[14:], style="full", bleed_mm=L.BLEED,
+                                         keyline_mm=KEYLINE)
             elif code.startswith("pnp-grey-"):
                 text = art.greyscale_svg(cardart.card_face(code[9:], style="full"), 0.25)
             else:
@@ -359,7 +369,7 @@ def _finisher(sheets: list[L.Sheet], duplex: bool):
 
 def ref_bleed(code: str) -> float:
     """How far a shared card artwork runs past the card's trim."""
-    return L.BLEED if code.startswith(("pnp-back-", "pnp-lowback-")) else 0.0
+    return L.BLEED if code.startswith(("pnp-back-", "pnp-lowback-", "pnp-bleedface-")) else 0.0
 
 
 def place_forms(pdf_bytes: bytes, sheets: list[L.Sheet], lib: dict[str, tuple[Any, int]]) -> bytes:
@@ -626,7 +636,7 @@ def game_sheets(r: Renderer, game, paper: str) -> tuple[list[L.Sheet], Kit]:
 
 # --------------------------------------------------------------------------- the deck
 def face_code(card: Card, low: bool) -> str:
-    return f"pnp-grey-{card}" if low else f"full-{card}"
+    return f"pnp-grey-{card}" if low else f"pnp-face-{card}"
 
 
 def back_code(design: str, low: bool) -> str:
@@ -692,7 +702,7 @@ def deck_sheets(r: Renderer, paper: str, title: str) -> tuple[list[L.Sheet], lis
     ]
     cover = cover_sheet(r, paper, f"{title}: a print-and-play deck",
                         "52 poker-size cards with two back designs", rows,
-                        "nothing else: the 52 cards make one deck; print both decks for a "
+                        "nothing more. The 52 cards make one deck; print both decks for a "
                         "game in which each player has a whole deck.", steps)
     duplex_sheets = number_sheets([cover] + duplex)
 
@@ -757,11 +767,16 @@ def card_images(r: Renderer) -> tuple[dict[str, Any], dict[str, Any]]:
     at Tabletop Simulator size (409 x 571 px), each rendered from the vector art."""
     import pypdfium2 as pdfium
 
-    codes = [f"full-{c}" for c in full_deck()] + [f"pnp-back-{d}" for d in cardart.BACK_DESIGNS]
-    lib = r.library(codes)
+    faces = [f"pnp-face-{c}" for c in full_deck()]
+    backs = [f"pnp-back-{d}" for d in cardart.BACK_DESIGNS]
+    bleed_faces = [f"pnp-bleedface-{c}" for c in full_deck()]
+    lib = r.library(faces + backs + bleed_faces)
     sizes = {"print": (L.px(CARD_W), L.px(CARD_H)), "tts": tts_card_size()}
+    #: print-on-demand card services take the art with 3 mm (1/8 in) bleed on every side
+    bleed_size = (L.px(CARD_W + 2 * L.BLEED), L.px(CARD_H + 2 * L.BLEED))
     docs: dict[int, Any] = {}
-    out: dict[str, dict[str, Any]] = {"print": {}, "tts": {}}
+    out: dict[str, dict[str, Any]] = {"print": {}, "tts": {}, "bleed": {}}
+    codes = faces + backs + bleed_faces
     try:
         for code in codes:
             reader, idx = lib[code]
@@ -770,16 +785,24 @@ def card_images(r: Renderer) -> tuple[dict[str, Any], dict[str, Any]]:
                 doc = docs[id(reader)] = pdfium.PdfDocument(r._lib_data[id(reader)])
             page = doc[idx]
             b = ref_bleed(code) * L.PT_PER_MM
-            name = code[5:] if code.startswith("full-") else "back-" + code[-1]
-            for kind, want in sizes.items():
+            name = code.rsplit("-", 1)[1] if "face-" in code else "back-" + code[-1]
+            if code.startswith("pnp-bleedface-"):
+                kinds = {}
+            else:
+                kinds = sizes
+            for kind, want in kinds.items():
                 scale = want[0] / (CARD_W * L.PT_PER_MM)
                 img = page.render(scale=scale, crop=(b, b, b, b), rev_byteorder=True).to_pil()
                 out[kind][name] = _exact(img, want).convert("RGB")
+            if code.startswith(("pnp-bleedface-", "pnp-back-")):
+                scale = bleed_size[0] / ((CARD_W + 2 * L.BLEED) * L.PT_PER_MM)
+                img = page.render(scale=scale, rev_byteorder=True).to_pil()
+                out["bleed"][name] = _exact(img, bleed_size).convert("RGB")
             page.close()
     finally:
         for d in docs.values():
             d.close()
-    return out["print"], out["tts"]
+    return out["print"], out["tts"], out["bleed"]
 
 
 def _exact(img, want: tuple[int, int]):
@@ -791,6 +814,11 @@ def _exact(img, want: tuple[int, int]):
             max(img.size[0] - want[0], img.size[1] - want[1]) <= 3:
         return img.crop((0, 0) + want)
     return img.resize(want, Image.LANCZOS)
+
+
+def bleed_size_text() -> str:
+    w, h = L.px(CARD_W + 2 * L.BLEED), L.px(CARD_H + 2 * L.BLEED)
+    return f"{w} x {h} px"
 
 
 def tts_card_size() -> tuple[int, int]:
@@ -873,10 +901,15 @@ def render_all(report, games, staging: Path, *, paper: str = "a4", ink: str = "f
                         subject="52 poker-size cards, 63 x 88 mm, gutter fold, two back designs")
         say(f"wrote pdf/pnp-deck-gutterfold.pdf ({n} sheets)")
         t1 = time.perf_counter()
-        by_code, tts = card_images(pr)
+        by_code, tts, bleed = card_images(pr)
         paths = []
         for name, img in by_code.items():
             path = png_dir / "cards" / f"{name}.png"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            save_png(img, path, DPI)
+            paths.append(path)
+        for name, img in bleed.items():
+            path = png_dir / "cards-bleed" / f"{name}.png"
             path.parent.mkdir(parents=True, exist_ok=True)
             save_png(img, path, DPI)
             paths.append(path)
@@ -888,7 +921,8 @@ def render_all(report, games, staging: Path, *, paper: str = "a4", ink: str = "f
             paths += [png_dir / "tts" / f"deck-{d}.png", png_dir / "tts" / f"back-{d}.png"]
         written += paths
         r.timings["png cards + tts"] = time.perf_counter() - t1
-        say(f"wrote png/cards ({len(by_code)} cards) and png/tts (2 deck sheets, 2 backs)")
+        say(f"wrote png/cards ({len(by_code)} cards), png/cards-bleed (the same with 3 mm bleed,"
+            f" {bleed_size_text()}) and png/tts (2 deck sheets, 2 backs)")
     say(f"wrote {len(written)} component and card PNGs at {DPI} dpi")
     total = time.perf_counter() - t0
     r.timings.update({k: v for k, v in pr.timings.items() if k not in r.timings})

@@ -1,0 +1,73 @@
+"""The table in words: helpers for a game's ``describe`` hook (``GameDef.describe``).
+
+A game's ``describe(view, options)`` says what a player would say about the table after a
+step, a line per player and at most one for the game: ``[("p1", "12 cards in deck"),
+("", "North took the last trick")]``. Player ids in the text are written ``{p1}``, as in
+event narration, so the renderers put the game's names in; cards are written as their
+codes (``KS``), which the renderers print as K♠. Only what matters to a player is said:
+nothing for an empty pile that is always empty at that moment, no internal counters.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+           "ten", "eleven", "twelve")
+
+
+def count(n: int, noun: str, plural: str | None = None, words: bool = False) -> str:
+    """``count(3, "card")`` -> "3 cards"; ``count(0, "card")`` -> "no cards";
+    with ``words`` small numbers are spelled out ("two stones")."""
+    many = plural or noun + "s"
+    if n == 0:
+        return f"no {many}"
+    number = NUMBERS[n] if words and n < len(NUMBERS) else str(n)
+    return f"{number} {noun if n == 1 else many}"
+
+
+def size(v: Any) -> int:
+    """A pile's size: a view value is a list of cards or already a number."""
+    if isinstance(v, (list, tuple)):
+        return len(v)
+    return int(v or 0)
+
+
+def who(v: Any) -> str | None:
+    """A player id from a view value ("p1"), or None for "none", "" or None."""
+    if isinstance(v, str) and v.startswith("p") and v[1:].isdigit():
+        return v
+    return None
+
+
+def joined(parts: Iterable[str], last: str = "and") -> str:
+    """"a, b and c"."""
+    parts = [p for p in parts if p]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + f" {last} " + parts[-1]
+
+
+def cards(v: Any) -> str:
+    """The cards of a pile, as codes separated by spaces (the renderers print them)."""
+    return " ".join(str(c) for c in v)
+
+
+def players_in(view: dict[str, Any]) -> list[str]:
+    """The player ids a view mentions, in order ("p1", "p2", ...)."""
+    seen: list[str] = []
+    for key in view:
+        p = key.partition(".")[0]
+        if who(p) and p not in seen:
+            seen.append(p)
+    return sorted(seen, key=lambda p: int(p[1:]))
+
+
+def result_line(view: dict[str, Any]) -> str:
+    """"game over: {p1} wins" / "game over: a draw", or "" while the game goes on."""
+    r = view.get("result", "none")
+    if who(r):
+        return f"game over: {{{r}}} wins"
+    if r == "draw":
+        return "game over: a draw"
+    return ""
