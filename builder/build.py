@@ -222,7 +222,7 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
             if u not in keys and old.intact(u, entry.get("key"), out):
                 new.units[u] = entry
     from .lab.figures import figures
-    for gr in (report.games if game is None else games):  # played once, then cached
+    for gr in report.games:  # the website shows every game: played once, then cached
         try:
             gr.figures = figures(gr.game, say=say)
         except Exception as e:  # noqa: BLE001 - a designer's engine that cannot be simulated

@@ -242,7 +242,7 @@ def unit_files(unit: str, folder: Path) -> list[Path]:
         paths = [folder / "pdf" / f"{slug}-components.pdf"] + _under(folder / "png" / slug)
     elif kind == "deck":
         paths = (list((folder / "pdf").glob("pnp-deck*.pdf")) + _under(folder / "png" / "cards")
-                 + _under(folder / "png" / "tts"))
+                 + _under(folder / "png" / "cards-bleed") + _under(folder / "png" / "tts"))
     elif kind == "site":
         paths = _under(folder / "site")
     else:

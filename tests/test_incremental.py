@@ -52,7 +52,23 @@ def run(content: Path, out: Path, **kw) -> dict:
     assert report.ok, [d.format() for d in report.diagnostics]
     before = snapshot(out) if out.exists() else {}
     build(report, out, quiet=True, **kw)
-    return rewritten(before, snapshot(out))
+    after = snapshot(out)
+    for name, (_, digest) in after.items():  # the website's copy of a PDF is that PDF
+        if name.startswith("site/pdf/"):
+            assert digest == after[name[len("site/"):]][1], name
+    CHANGED_BYTES.clear()
+    CHANGED_BYTES.update(k for k in after if k in before and after[k][1] != before[k][1])
+    return rewritten(before, after)
+
+
+#: the files whose bytes the last run() changed
+CHANGED_BYTES: set[str] = set()
+
+
+def shipped_if_new(pdfs: set[str]) -> set[str]:
+    """The website's copies (site/pdf/) of the PDFs rewritten with new bytes: a PDF
+    rewritten with the same bytes leaves the website's copy as it was."""
+    return {f"site/{p}" for p in pdfs if p.startswith("pdf/") and p in CHANGED_BYTES}
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -68,7 +84,11 @@ def test_each_kind_of_input_rewrites_exactly_its_outputs(project, monkeypatch):
     site = {f for f in files if f.startswith("site/")}
     war_png = {f for f in files if f.startswith("png/war/")}
     peace_png = {f for f in files if f.startswith("png/peace/")}
-    deck = {f for f in files if f.startswith(("png/cards/", "png/tts/", "pdf/pnp-deck"))}
+    deck = {f for f in files if f.startswith(("png/cards/", "png/cards-bleed/", "png/tts/",
+                                                 "pdf/pnp-deck"))}
+    # the website ships the PDFs (site/pdf/, hard links): a PDF rewritten is rewritten there
+    shipped = {f"site/{p}" for p in files if p.startswith("pdf/")}
+    assert shipped <= site
     assert first == files and war_png and peace_png and deck and "site/war.html" in site
     pdfs = {"pdf/war-rules.pdf", "pdf/peace-rules.pdf", "pdf/compendium.pdf",
             "pdf/war-components.pdf", "pdf/peace-components.pdf"}
@@ -87,7 +107,8 @@ def test_each_kind_of_input_rewrites_exactly_its_outputs(project, monkeypatch):
          "are never compared by anyone.")
     got = run(content, out)
     assert got == {"pdf/war-rules.pdf", "pdf/compendium.pdf", "site/war.html",
-                   "site/assets/search-index.js"}
+                   "site/assets/search-index.js"} \
+        | shipped_if_new({"pdf/war-rules.pdf", "pdf/compendium.pdf"})
     new = snapshot(out)
     assert new["pdf/war-rules.pdf"][1] != old["pdf/war-rules.pdf"][1]
     assert new["site/war.html"][1] != old["site/war.html"][1]
@@ -100,7 +121,9 @@ def test_each_kind_of_input_rewrites_exactly_its_outputs(project, monkeypatch):
     glossary.write_text(text[:m.end()] + " Truly." + text[m.end():])
     assert run(content, out) == {"pdf/peace-rules.pdf", "pdf/compendium.pdf",
                                  "pdf/peace-components.pdf", "site/peace.html",
-                                 "site/assets/search-index.js"} | peace_png
+                                 "site/assets/search-index.js"} | peace_png \
+        | shipped_if_new({"pdf/peace-rules.pdf", "pdf/compendium.pdf",
+                          "pdf/peace-components.pdf"})
 
     # the content's own site stylesheet: the website's copy of it, nothing else
     (content / "templates" / "site").mkdir(parents=True)
@@ -112,22 +135,25 @@ def test_each_kind_of_input_rewrites_exactly_its_outputs(project, monkeypatch):
     (content / "templates" / "book").mkdir(parents=True)
     css = (ROOT / "templates" / "book" / "book.css").read_text() + "\n.x-incremental { }\n"
     (content / "templates" / "book" / "book.css").write_text(css)
-    assert run(content, out) == {"pdf/war-rules.pdf", "pdf/peace-rules.pdf", "pdf/compendium.pdf"}
+    books = {"pdf/war-rules.pdf", "pdf/peace-rules.pdf", "pdf/compendium.pdf"}
+    assert run(content, out) == books | shipped_if_new(books)
 
     # an output deleted by hand: its part is made again, nothing else
     victim = sorted(war_png)[0]
     (out / victim).unlink()
-    assert run(content, out) == {"pdf/war-components.pdf"} | war_png
+    assert run(content, out) == {"pdf/war-components.pdf"} | war_png \
+        | shipped_if_new({"pdf/war-components.pdf"})
 
     # the package (a new version, or any edit to its source): every PDF and PNG; the
     # website's pages come out the same here (they print the imported version) and keep
     # their files
     monkeypatch.setattr(incremental, "__version__", "0.0.0-test")
-    assert run(content, out) == files - site
+    got = run(content, out)
+    assert got == files - site | shipped_if_new(files)
     monkeypatch.undo()
 
     # an option: letter paper remakes every PDF and PNG, and the website stays
-    assert run(content, out, paper="letter") == files - site
+    assert run(content, out, paper="letter") == files - site | shipped_if_new(files)
 
     # --clean (reuse=False) renders everything again
     assert run(content, out, paper="letter", reuse=False) >= files - site
@@ -140,6 +166,8 @@ def test_a_game_build_renders_its_site_page_and_carries_the_rest(project):
     edit(content / "peace" / "examples" / sorted(p.name for p in (content / "peace" / "examples").glob("*.yaml"))[0],
          "title: ", "title: Quietly, ")
     got = run(content, out, game="peace", paper="letter")
-    assert got == {"pdf/peace-rules.pdf", "site/peace.html", "site/assets/search-index.js"}
+    assert got == {"pdf/peace-rules.pdf", "site/peace.html", "site/assets/search-index.js"} \
+        | shipped_if_new({"pdf/peace-rules.pdf"})
     # the compendium was not rebuilt, so a whole build rebuilds it (and only what is stale)
-    assert run(content, out, paper="letter") == {"pdf/compendium.pdf"}
+    got = run(content, out, paper="letter")
+    assert got == {"pdf/compendium.pdf"} | shipped_if_new({"pdf/compendium.pdf"})
