@@ -217,15 +217,20 @@ def remember_yaml() -> None:
     parse = loader.load_yaml
     memo: dict[tuple, tuple[bytes, Any]] = {}
 
-    def load_yaml(path: Path, display: str | None = None) -> Any:
-        try:
+    def load_yaml(path: Path, display: str | None = None, root: Path | None = None) -> Any:
+        import stat
+
+        try:  # only a plain regular file is remembered; anything else goes to the loader,
+            st = os.lstat(path)  # which refuses it with its own located error
+            if not stat.S_ISREG(st.st_mode):
+                return parse(path, display, root)
             digest = hashlib.sha1(Path(path).read_bytes()).digest()
         except OSError:
-            return parse(path, display)
-        key = (str(path), display)
+            return parse(path, display, root)
+        key = (str(path), display, str(root))
         hit = memo.get(key)
         if hit is None or hit[0] != digest:
-            hit = (digest, parse(path, display))  # a syntax error raises, and is not kept
+            hit = (digest, parse(path, display, root))  # a syntax error raises, and is not kept
             memo[key] = hit
         return copy.deepcopy(hit[1])
 

@@ -13,6 +13,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Under mutation testing (scripts/mutation.py, mutmut), while mutmut records which tests
+# reach which function it names the "stats" mutant in the environment, and a warbook run in
+# a subprocess would inherit it and try to record too: such a subprocess runs the code as
+# it is. (While a real mutant is tested, subprocesses inherit its name and run it.)
+if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+    del os.environ["MUTANT_UNDER_TEST"]
+
 # The balance lab's figures in every build the tests make: few games (the sizes are part of
 # the cache key, so they never stand in for a real build's), cached in a folder of the
 # session's own (builder/lab/figures.py).

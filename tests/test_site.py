@@ -524,7 +524,11 @@ def test_events_inside_a_step_and_the_cards_that_moved(context, site, report):
     assert s1.locator(".event-count").inner_text() == f"Event 1 of {len(events)}"
     named = pg.eval_on_selector_all(f"#{ex}-s1 img.card.named", "xs => xs.map(x => x.dataset.card)")
     assert sorted(set(named)) == sorted(c for c in set(first_named) if c in named) and set(named) <= set(first_named)
-    assert s1.locator(".narration li.event-now").inner_text() == events[0].narrate(gr.game.player_names)
+    # the page prints card codes as a player reads them: 9C as 9♣ (the suits by hand)
+    said = re.sub(r"\b(10|[2-9AJQK])([CDHS])\b",
+                  lambda m: m.group(1) + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[m.group(2)],
+                  events[0].narrate(gr.game.player_names))
+    assert s1.locator(".narration li.event-now").inner_text() == said
     assert s1.locator(".narration li.event-later").count() == len(events) - 1
     pg.keyboard.press(".")
     assert s1.locator(".event-count").inner_text() == f"Event 2 of {len(events)}"
