@@ -80,16 +80,20 @@ class Diagram:
 
     def geometry(self, card: float = 10.0, ratio: float = 1.4, gap: float = 1.6,
                  label: float = 6.0, foot: float = 2.8, empty: float = 6.0,
-                 stack_step: float = 3.5, pad: float = 1.2) -> "Geometry":
+                 stack_step: float = 3.5, pad: float = 1.2,
+                 min_widths: list[float] | None = None) -> "Geometry":
         """Every zone and card placed in absolute coordinates (in the unit of ``card``).
 
         Print uses this: absolutely placed boxes cost WeasyPrint one layout each, where
         inline blocks would be measured again and again."""
         ch = card * ratio
+        # each column as wide as its cards, or as ``min_widths`` asks (room for its words)
+        cw = [max(w * card, (min_widths or [])[j] if j < len(min_widths or []) else 0.0)
+              for j, w in enumerate(self.widths)]
         xs, x = [], pad
-        for w in self.widths:
+        for w in cw:
             xs.append(x)
-            x += w * card + gap
+            x += w + gap
         width = x - gap + pad
         placed: list[PlacedZone] = []
         y = pad
@@ -98,7 +102,7 @@ class Diagram:
             heights = []
             for j, z in zones:
                 if z.style == "tokens" and z.tokens:
-                    rows = _token_rows(z.tokens, self.widths[j])
+                    rows = _token_rows(z.tokens, cw[j] / card)
                     heights.append(rows * TOKEN * card + (rows - 1) * TOKEN_GAP * card)
                 elif not z.cards:
                     heights.append(empty)
@@ -112,7 +116,7 @@ class Diagram:
             foot_h = (foot * 2 if has_note else foot) if has_foot else 0
             row_h = label + body + foot_h
             for (j, z), h in zip(zones, heights):
-                zw = self.widths[j] * card
+                zw = cw[j]
                 cards = []
                 if z.style == "fan":
                     span = card + (len(z.cards) - 1) * FAN_STEP * card
