@@ -226,6 +226,8 @@ def _stone_art(side: str, label: str, ink: Ink, stone_fill: str, stone_line: str
 
 
 # --------------------------------------------------------------------------- mats
+#: the least size (pt) of any word on a mat, a track or a player aid (issue 14)
+MAT_MIN_PT = 9.0
 SPACE_W, SPACE_H = 64.0, 89.0   # a card space: 0.5 mm around a 63 x 88 card
 
 
@@ -243,7 +245,7 @@ def card_space(ink: Ink, x: float, y: float, label: str, colour: str, *, note: s
                          stroke=ink.c("#bbbbbb") if ink.low else "none",
                          sw=0.3 if ink.low else 0))
     for k, ln in enumerate(note.split("\n") if note else []):
-        body.append(text(cx, y + h - 4 - 3.6 * (len(note.split("\n")) - 1 - k), ln, 7,
+        body.append(text(cx, y + h - 4 - 4.2 * (len(note.split("\n")) - 1 - k), ln, MAT_MIN_PT,
                          fill=ink.c("#444444")))
     inner = "".join(body)
     if turn:

@@ -46,6 +46,22 @@ class ArtContext:
     params: dict[str, Any] = field(default_factory=dict)
 
 
+class _MatDraw:
+    """The drawing helpers as a mat's art hook gets them: the module ``art``, except that
+    ``text`` sets no word under ``art.MAT_MIN_PT`` (what a player reads across the table;
+    a game's art may ask for less)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(art, name)
+
+    @staticmethod
+    def text(x: float, y: float, s: str, size_pt: float, **kw: Any) -> str:
+        return art.text(x, y, s, max(size_pt, art.MAT_MIN_PT), **kw)
+
+
+MAT_DRAW = _MatDraw()
+
+
 # --------------------------------------------------------------------------- words
 def section_views(words: Words, sections) -> list[dict[str, Any]]:
     """Sections as the templates print them: a title, its rule reference and its parts,
@@ -169,7 +185,7 @@ def score_track_svg(r: Renderer, game, p: dict, w: float, h: float) -> str:
     out = [art.mat_frame(ink, w, h, accent),
            art.text(margin + 2, 10.5, game.title, 12, anchor="start", weight=700,
                     family=art.SERIF, fill=ink.c(accent)),
-           art.text(w - margin - 2, 10.5, p["name"].upper(), 8, anchor="end", weight=700,
+           art.text(w - margin - 2, 10.5, p["name"].upper(), art.MAT_MIN_PT, anchor="end", weight=700,
                     fill=ink.c("#444444"), spacing=0.5)]
     for k, (value, (col, row)) in enumerate(zip(values, cells)):
         x, y = x0 + col * cell, top + row * cell
@@ -180,7 +196,7 @@ def score_track_svg(r: Renderer, game, p: dict, w: float, h: float) -> str:
         out.append(art.text(x + cell / 2, y + cell / 2 + 2.4, str(value), min(12, cell * 0.9),
                             weight=700 if strong else 400, fill=ink.c(art.INK)))
         if k == 0:
-            out.append(art.text(x + cell / 2, y + cell - 2, "START", 5.5,
+            out.append(art.text(x + cell / 2, y + cell - 2, "START", art.MAT_MIN_PT,
                                 fill=ink.c("#444444"), spacing=0.3))
     return "".join(out)
 
@@ -214,7 +230,7 @@ def mat(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit
         colour = game.player_colours.get(pid, game.accent) if pid else game.accent
         params = dict(p["params"] or {})
         params.update(v["params"])
-        ctx = ArtContext(art, r.ink, w, h, colour, game.accent, dict(game.player_colours),
+        ctx = ArtContext(MAT_DRAW, r.ink, w, h, colour, game.accent, dict(game.player_colours),
                          dict(names), pid, params)
         who = (v["who"] or p["who"] or "").replace("{name}", names.get(pid, "") if pid else "")
         sections = section_views(words, v["text"] or p["text"] or [])
@@ -257,7 +273,7 @@ def round_tracker_svg(r: Renderer, game, p: dict, w: float, h: float) -> str:
     out = [art.mat_frame(ink, w, h, accent),
            art.text(7, 11, game.title, 12, anchor="start", weight=700, family=art.SERIF,
                     fill=ink.c(accent)),
-           art.text(w - 7, 11, "ROUND TRACKER", 8, anchor="end", weight=700,
+           art.text(w - 7, 11, "ROUND TRACKER", art.MAT_MIN_PT, anchor="end", weight=700,
                     fill=ink.c("#444444"), spacing=0.5)]
     per_row = 10
     rounds = p["rounds"]
@@ -274,7 +290,7 @@ def round_tracker_svg(r: Renderer, game, p: dict, w: float, h: float) -> str:
             out.append(art.text(x + cw / 2, y + ch / 2 + 2.2, str(v), 12,
                                 weight=700 if v % 5 == 0 else 400, fill=ink.c(art.INK)))
     y = 16 + lines * (ch + 2) + 5
-    out.append(art.text(x0, y - 1.2, "LAPS (add)", 6.5, anchor="start", weight=700,
+    out.append(art.text(x0, y - 1.2, "LAPS (add)", art.MAT_MIN_PT, anchor="start", weight=700,
                         fill=ink.c("#444444")))
     for k in range(p["laps"]):
         x = x0 + k * cw
