@@ -95,3 +95,72 @@ def test_mat_and_aid_words_are_at_least_9_pt(built):
                 assert sorted(small.replace(" ", "")) == sorted(cap.replace(" ", "")) or not small, \
                     (pdf.name, n, small[:80])
     assert sheets >= 8
+
+
+# ---------------------------------------------------------------- marks in the diagrams
+def _links():
+    from builder.render.present import Links
+
+    return Links(anchor=lambda s, r: f"{s}--{r}", href=lambda s, r: f"#{s}--{r}",
+                 card=lambda c: f"card:{c}")
+
+
+@pytest.fixture(scope="module")
+def views(report):
+    from builder.render.present import Presenter
+
+    return {gr.game.slug: Presenter(_links()).game(gr) for gr in report.games}
+
+
+def _marked(step) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {"win": set(), "kill": set(), "moved": set()}
+    for row in step.diagram.rows:
+        for z in row:
+            for c in (z.cards if z else []):
+                if c.mark:
+                    out[c.mark].add(c.code)
+                if c.moved:
+                    out["moved"].add(c.code)
+    return out
+
+
+def test_the_winning_and_killed_cards_are_marked_apart_from_the_moved(views):
+    # worked by hand from the examples' decks and the rules:
+    # War, example 1, step 1: North's KS beats South's 7H (4.2); both move, KS won
+    m = _marked(views["war"].examples[0].steps[0])
+    assert m["win"] == {"KS"} and m["kill"] == set() and m["moved"] == {"KS", "7H"}
+    # Peace: the lower card takes the trick, so 7H beats KS
+    assert _marked(views["peace"].examples[0].steps[0])["win"] == {"7H"}
+    # Battle, "plain turns" step 1: KH is highest and goes to its owner's discard; 7C is
+    # killed (4.3)
+    m = _marked(views["battle"].examples[0].steps[0])
+    assert m["win"] == {"KH"} and m["kill"] == {"7C"}
+    # Battle Lines, example 1: Blue's 9C beats 5S on the left, KS beats QH in the centre,
+    # Grey's 10C beats 4D on Blue's right
+    m = _marked(views["battle-lines"].examples[0].steps[0])
+    assert m["win"] == {"9C", "KS", "10C"} and m["kill"] == set()
+    # Ultimate, first example, step 1: the bid KC beats AS and takes the pot
+    assert _marked(views["ultimate"].examples[0].steps[0])["win"] == {"KC"}
+    assert views["battle"].examples[0].steps[0].diagram.marks == ["kill", "moved", "win"]
+
+
+def test_the_mark_key_says_what_each_mark_means_in_book_and_site(views):
+    from builder.render.templating import environment
+
+    step = views["battle"].examples[0].steps[0]
+    env = environment(None)
+    env.filters["span"] = lambda widths: round(sum(widths), 3)  # the site renderer's
+    book = env.from_string('{% from "shared/_diagram.html.j2" import mark_key %}'
+                           '{{ mark_key(d) }}').render(d=step.diagram)
+    assert book.startswith("Drawn at the reveal, before the step resolves;")
+    for words in ("outlined in red", "double green outline: the card that won",
+                  "crossed out: killed"):
+        assert words in book, book
+    site = env.from_string('{% from "site/_table.html.j2" import table %}'
+                           '{{ table(d, "t") }}').render(d=step.diagram)
+    assert 'card-win' in site and 'card-kill' in site and 'class="table-key"' in site
+    assert "Drawn at the reveal" in site
+    # a diagram that shows the table as it lies, with nothing marked, says nothing
+    plain = views["battle"].examples[0].setup
+    assert env.from_string('{% from "shared/_diagram.html.j2" import mark_key %}'
+                           '{{ mark_key(d) }}').render(d=plain).strip() == ""

@@ -49,6 +49,9 @@ class CardView:
     up: bool
     #: the card left this place when the step resolved (the diagram shows the reveal)
     moved: bool = False
+    #: what the step did to the card, as the engine's ``marks`` says: "win" (the card that
+    #: won), "kill" (put out of the game) or ""
+    mark: str = ""
 
 
 @dataclass
@@ -73,6 +76,8 @@ class Diagram:
     #: "reveal": the diagram shows the cards as they are revealed, before the step
     #: resolves (cards that then move are marked); "": the table as it lies
     moment: str = ""
+    #: the kinds of mark the diagram shows ("kill", "moved", "win"), for its key
+    marks: list[str] = field(default_factory=list)
 
     def width(self, card: float, gap: float) -> float:
         """The diagram's width for a card width and a gap between columns."""
@@ -309,7 +314,8 @@ class Presenter:
             if k in ex.options and v != defaults.get(k):
                 opts.append(f"{labels.get(k, k)}: {v}")
         describe = _describer(g, rep.options)
-        steps = [self.step(s, names, md, describe) for s in rep.steps]
+        hook = getattr(g.gamedef, "marks", None) if g.gamedef is not None else None
+        steps = [self.step(s, names, md, describe, hook) for s in rep.steps]
         return ExampleView(
             id=ex.id, anchor=self.links.anchor(g.slug, "ex-" + ex.id), number=number,
             title=smart(ex.title), intro=md.block(ex.intro), outro=md.block(ex.outro),
@@ -320,7 +326,7 @@ class Presenter:
         )
 
     def step(self, s: StepRecord, names: dict[str, str], md: Markdown,
-             describe: Callable | None = None) -> StepView:
+             describe: Callable | None = None, marks: Callable | None = None) -> StepView:
         describe = describe or (lambda view, names: [(w, prose(t)) for w, t in state_strip(view, names)])
         narration = [prose(e.narrate(names)) for e in s.events if e.text]
         decided = Markup("")
@@ -328,14 +334,18 @@ class Presenter:
             decided = prose("Chance: " + "; ".join(_fmt(v) for v in s.decisions.values()))
         return StepView(
             index=s.index, kind=s.kind, narration=narration, comment=md.block(s.comment),
-            diagram=self.diagram(s.table, names, after=s.after), state=describe(s.view, names),
+            diagram=self.diagram(s.table, names, after=s.after,
+                                 marks=marks(s.events, s.table) if marks else None),
+            state=describe(s.view, names),
             repeat=s.repeat, decided=decided, round=s.round, at_reveal=s.after is not None,
         )
 
     def diagram(self, zones: list[Zone], names: dict[str, str],
-                after: list[Zone] | None = None) -> Diagram:
+                after: list[Zone] | None = None, marks: dict[str, str] | None = None) -> Diagram:
         """The table as ``zones`` show it; with ``after`` (the table once the step has
-        resolved), each face-up card that then left its place is marked as moved."""
+        resolved), each face-up card that then left its place is marked as moved; with
+        ``marks`` (card code -> "win" or "kill", from the engine), those face-up cards
+        carry that mark too."""
         stays = {z.id: {c for c, _ in z.cards} for z in after or []}
         if not zones:
             return Diagram(rows=[], cols=0)
@@ -347,9 +357,10 @@ class Presenter:
             for card, up in z.cards:
                 code = str(card) if up else "back"
                 moved = after is not None and up and card not in stays.get(z.id, ())
+                mark = (marks or {}).get(str(card), "") if up else ""
                 cards.append(CardView(code=code, src=self.links.card(code),
                                       alt=card.name() if up else "a face-down card", up=up,
-                                      moved=moved))
+                                      moved=moved, mark=mark))
             if z.style == "pile" and z.count == 0:
                 cards = []
             owner = names.get(z.owner, z.owner or "") if z.owner else ""
@@ -369,7 +380,11 @@ class Presenter:
                     w = max(w, 1 + (len(z.cards) - 1) * FAN_STEP)
             widths.append(round(w, 3))
         return Diagram(rows=rows, cols=len(keep), widths=widths,
-                       moment="reveal" if after is not None else "")
+                       moment="reveal" if after is not None else "",
+                       marks=sorted({c.mark for r in rows for z in r if z for c in z.cards
+                                     if c.mark} | ({"moved"} if any(
+                                         c.moved for r in rows for z in r if z for c in z.cards)
+                                         else set())))
 
 
 #: in a fan, each further card shows this much of the card before it (in card widths)

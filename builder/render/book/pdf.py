@@ -195,10 +195,16 @@ def diagram_art(g) -> Art:
         # round the part of the card left in view
         fan = p.zone.style == "fan"
         for i, (c, x, y) in enumerate(p.cards):
-            if c.moved:
+            if c.moved or c.mark:
                 last = i == len(p.cards) - 1
                 w = g.card if (last or not fan) else FAN_STEP * g.card
-                art.marks.append((x, y, w, g.card_h))
+                # the winning card's own outline replaces the "moved" one
+                if c.mark == "win":
+                    art.wins.append((x, y, w, g.card_h))
+                elif c.moved:
+                    art.marks.append((x, y, w, g.card_h))
+                if c.mark == "kill":
+                    art.kills.append((x, y, w, g.card_h))
         art.tokens += p.tokens
         if not p.cards and not p.tokens:
             art.empties.append((p.empty_x, p.body_top, g.card, g.empty))
