@@ -164,3 +164,118 @@ def test_the_mark_key_says_what_each_mark_means_in_book_and_site(views):
     plain = views["battle"].examples[0].setup
     assert env.from_string('{% from "shared/_diagram.html.j2" import mark_key %}'
                            '{{ mark_key(d) }}').render(d=plain).strip() == ""
+
+
+# ---------------------------------------------------------------- the print-shop copies
+def _rgb_left(pdf) -> list[str]:
+    """Every trace of RGB colour in a PDF: DeviceRGB or three-component ICC colour spaces
+    anywhere, and rg/RG operators in any content stream (pages, forms, tiling patterns,
+    Type 3 glyphs)."""
+    import pikepdf
+
+    rgb_ops = (pikepdf.Operator("rg"), pikepdf.Operator("RG"))
+    found: list[str] = []
+    streams = list(pdf.pages)
+    for obj in pdf.objects:
+        if not isinstance(obj, (pikepdf.Dictionary, pikepdf.Stream)):
+            continue
+        for key, value in obj.items():
+            if value == pikepdf.Name.DeviceRGB:
+                found.append(f"{key} /DeviceRGB")
+            if isinstance(value, pikepdf.Array) and len(value) == 2 \
+                    and value[0] == pikepdf.Name.ICCBased and int(value[1].get("/N", 0)) == 3:
+                found.append(f"{key} ICCBased RGB")
+        if isinstance(obj, pikepdf.Stream) and (obj.get("/Subtype") == pikepdf.Name.Form
+                                                or int(obj.get("/PatternType", 0)) == 1):
+            streams.append(obj)
+        if obj.get("/Subtype") == pikepdf.Name.Type3:
+            streams += list(obj.CharProcs.values())
+    for st in streams:
+        found += [str(op) for _, op in pikepdf.parse_content_stream(st) if op in rgb_ops]
+    return found
+
+
+def _check_print_shop(path: Path) -> None:
+    import pikepdf
+
+    with pikepdf.open(path) as pdf:
+        assert not _rgb_left(pdf), (path.name, _rgb_left(pdf)[:5])
+        (intent,) = pdf.Root.OutputIntents
+        assert intent.S == pikepdf.Name.GTS_PDFX
+        icc = intent.DestOutputProfile.read_bytes()
+        assert icc[16:20] == b"CMYK" and icc[36:40] == b"acsp" and int(intent.DestOutputProfile.N) == 4
+        meta = pdf.open_metadata()
+        assert meta.get("pdfxid:GTS_PDFXVersion") == "PDF/X-4"
+        assert pdf.trailer.Info.Trapped == pikepdf.Name("/False")
+        for page in pdf.pages:
+            media = [float(v) for v in page.mediabox]
+            trim = [float(v) for v in page.obj.TrimBox]
+            assert media[0] <= trim[0] < trim[2] <= media[2] and media[1] <= trim[1] < trim[3] <= media[3]
+        ops = [str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[-1])]
+        assert "k" in ops or "K" in ops or "Do" in ops
+
+
+def test_a_print_shop_copy_is_cmyk_with_an_output_intent(tmp_path):
+    """A small WeasyPrint page in three colours and a grey, separated: no RGB is left,
+    black and grey become black ink alone, the red is mostly magenta and yellow (values
+    from the colour, not from the code: sRGB #c0392b has no cyan to speak of), and the
+    output intent carries the CMYK profile."""
+    import pikepdf
+    from weasyprint import HTML
+
+    from builder.render.printshop import PrintShopError, cmyk_profile, separate
+
+    try:
+        profile = cmyk_profile()
+    except PrintShopError:
+        pytest.fail("no CMYK profile: bash scripts/setup installs libgs10-common")
+    src, out = tmp_path / "rgb.pdf", tmp_path / "cmyk.pdf"
+    HTML(string='<p style="color:#000">black</p><p style="color:#c0392b">red</p>'
+                '<div style="height:20px;background:#808080"></div>'
+                '<svg width="40" height="20"><rect width="40" height="20" fill="#1e7b34"/></svg>'
+         ).write_pdf(src)
+    with pikepdf.open(src) as pdf:
+        assert _rgb_left(pdf)  # the test can fail: WeasyPrint writes RGB
+    separate(src, out, profile)
+    _check_print_shop(out)
+    with pikepdf.open(out) as pdf:
+        colours = set()
+        for obj in [pdf.pages[0]] + [x for x in pdf.objects if isinstance(x, pikepdf.Stream)
+                                     and x.get("/Subtype") == pikepdf.Name.Form]:
+            for operands, op in pikepdf.parse_content_stream(obj):
+                if str(op) in ("k", "K"):
+                    colours.add(tuple(round(float(v), 2) for v in operands))
+    assert (0.0, 0.0, 0.0, 1.0) in colours  # black text: black ink only
+    assert (0.0, 0.0, 0.0, 0.5) in colours  # #808080: half black, no colour ink
+    red = [c for c in colours if c[1] > 0.6 and c[2] > 0.6]
+    assert red and all(c[0] < 0.25 for c in red), colours
+    # a file that is no CMYK profile is refused with a located error
+    bad = tmp_path / "srgb.icc"
+    bad.write_bytes(pikepdf.__file__.encode() * 10)
+    with pytest.raises(PrintShopError, match=r"srgb.icc: error: not a CMYK ICC profile"):
+        cmyk_profile(bad)
+
+
+@pytest.mark.slow
+@pytest.mark.build
+def test_build_print_shop_writes_a_cmyk_copy_of_every_pdf(tmp_path):
+    import subprocess
+
+    out = tmp_path / "out"
+    proc = subprocess.run([str(ROOT / ".venv/bin/warbook"), "build", "--game", "battle",
+                           "--out", str(out), "--print-shop"], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    shop = sorted(p.name for p in (out / "print-shop").glob("*.pdf"))
+    assert shop == sorted(p.name for p in (out / "pdf").glob("*.pdf")) and shop
+    for name in ("battle-rules.pdf", "battle-components.pdf"):
+        _check_print_shop(out / "print-shop" / name)
+    # a build without the option leaves no copy behind that could outlive its PDF
+    proc = subprocess.run([str(ROOT / ".venv/bin/warbook"), "build", "--game", "battle",
+                           "--out", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert not (out / "print-shop").exists()
+    proc = subprocess.run([str(ROOT / ".venv/bin/warbook"), "build", "--out", str(out),
+                           "--print-shop", "--cmyk-profile", str(tmp_path / "none.icc")],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 1 and "none.icc: error: no CMYK colour profile" in proc.stderr
