@@ -279,3 +279,61 @@ def test_build_print_shop_writes_a_cmyk_copy_of_every_pdf(tmp_path):
                            "--print-shop", "--cmyk-profile", str(tmp_path / "none.icc")],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 1 and "none.icc: error: no CMYK colour profile" in proc.stderr
+
+
+# ---------------------------------------------------------------- fewer sheets
+def test_two_blocks_of_pieces_share_a_sheet_in_bands():
+    """Five 33 mm token boxes (3 x 2, 6 mm apart) and two 92 x 132 mm aids, each alone on
+    an A4 sheet, are packed onto one: the blocks one above the other, at least BAND_GAP
+    apart; each band's vertical cut lines are marked just above and below it, and no mark
+    touches any piece's art."""
+    from builder.render.pnp import components as C
+    from builder.render.pnp import layout as L
+    from builder.render.pnp.kinds import pack
+
+    def piece(name, w, h):
+        return C.Piece(name, name, w, h, 0.0, lambda bl: "")
+
+    tokens = C.sheet_grid("a4", False, "tokens", [piece(f"t{i}", 33, 33) for i in range(5)],
+                          3, 2, 6.0, "token")
+    aids = C.sheet_grid("a4", False, "aids", [piece(f"a{i}", 92, 132) for i in range(2)],
+                        2, 1, 0.0, "aid")
+    sheets, number = pack([tokens, aids])
+    assert len(sheets) == 1 and number == {0: 0, 1: 0}
+    (s,) = sheets
+    s.number, s.total = 2, 2
+    L.finish(s)  # proves the layout (raises on any fault)
+    top, low = L.bands(s.items)
+    assert [i.name for i in top] == [f"t{i}" for i in range(5)]
+    gap = L.union(i.art for i in low).y - L.union(i.art for i in top).bottom
+    assert gap >= L.BAND_GAP - 1e-6
+    # the aids' middle cut line (x = 105) crosses the tokens' band: it is marked only at
+    # the aids' band, not in the top margin
+    top_art = L.union(i.art for i in top)
+    mid = [m for m in s.marks if m.vertical and abs(m.x1 - 105.0) < 1e-6]
+    assert mid and all(min(m.y1, m.y2) > top_art.bottom for m in mid)
+    for m in s.marks:
+        for it in s.items:
+            assert not m.box().overlaps(it.art)
+    # two blocks too tall for one page stay apart
+    big = C.sheet_grid("a4", False, "aids", [piece(f"b{i}", 92, 132) for i in range(4)],
+                       2, 2, 0.0, "aid")
+    assert len(pack([tokens, big])[0]) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.build
+def test_the_kits_take_fewer_sheets(built):
+    """Sheet counts before issue 14's packing, counted from a build of the same content:
+    Winning the Battle's components 4 pages (stone tokens alone on a duplex sheet), the
+    gutter-fold deck 37 (three cards a page). Now: 3 and 27, and Deck Management's round
+    tracker shares its page with player aids."""
+    from pypdf import PdfReader
+
+    pdf = built / "pdf"
+    assert len(PdfReader(pdf / "winning-the-battle-components.pdf").pages) == 3
+    assert len(PdfReader(pdf / "pnp-deck-gutterfold.pdf").pages) == 1 + 52 // 4 * 2
+    reader = PdfReader(pdf / "deck-management-components.pdf")
+    texts = [re.sub(r"\s+", "", p.extract_text()).upper() for p in reader.pages]
+    tracker = [t for t in texts if "ROUNDTRACKER" in t]
+    assert len(tracker) == 1 and "PLAYERAID" in tracker[0]

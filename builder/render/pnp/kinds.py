@@ -356,4 +356,90 @@ def game_kit(r: Renderer, game, paper: str) -> Kit:
         kit.steps += part.steps
     if not kit.sheets:
         raise ComponentError(f"{game.slug}: the kit makes no sheets")
+    kit.sheets, number = pack(kit.sheets)
+    if any(len(L.bands(s.items)) > 1 for s in kit.sheets):
+        kit.steps.append("A sheet holding two blocks of pieces: cut it in two first, along "
+                         "the line between them, then cut each block on its own lines.")
+    for row in kit.rows:  # the sheets' numbers as packed (the cover is sheet 1)
+        row.sheets = _renumber(row.sheets, {old + 2: new + 2 for old, new in number.items()})
     return kit
+
+
+def _renumber(text: str, number: dict[int, int]) -> str:
+    """A cover row's sheet numbers ("2, 3", "4 to 9") after packing, repeats dropped."""
+    if " to " in text:
+        a, b = (int(v) for v in text.split(" to "))
+        a, b = number.get(a, a), number.get(b, b)
+        return str(a) if a == b else f"{a} to {b}"
+    seen: list[str] = []
+    for v in text.split(", "):
+        v = str(number.get(int(v), int(v))) if v.strip().isdigit() else v
+        if v not in seen:
+            seen.append(v)
+    return ", ".join(seen)
+
+
+def _shift(sheet: L.Sheet, dy: float, band: int | None = None) -> None:
+    for it in sheet.items:
+        it.box = L.Box(it.box.x, it.box.y + dy, it.box.w, it.box.h)
+        if band is not None:
+            it.band = band
+
+
+def pack(sheets: list[L.Sheet]) -> tuple[list[L.Sheet], dict[int, int]]:
+    """Put a single-sided sheet's pieces on the sheet before it (a single sheet, or the
+    front of a duplex pair, whose back then has nothing behind them) when both blocks fit
+    one above the other, :data:`L.BAND_GAP` apart, the stack centred on the page; returns
+    the sheets and, for each sheet given (by index), the index of the sheet it went onto.
+    Five stone tokens no longer take a whole sheet, nor a round tracker."""
+    out: list[L.Sheet] = []
+    number: dict[int, int] = {}
+    for i, s in enumerate(sheets):
+        host = None
+        if out and out[-1].side in ("single", "front"):
+            host = -1
+        elif len(out) > 1 and out[-1].side == "back" and out[-2].side == "front":
+            host = -2
+        if (host is not None and s.side == "single" and s.items and not s.html
+                and out[host].landscape == s.landscape and not out[host].html
+                and out[host].fold_y is None and s.fold_y is None and _stack(out, host, s)):
+            number[i] = len(out) + host
+        else:
+            out.append(s)
+            number[i] = len(out) - 1
+    return out, number
+
+
+def _stack(out: list[L.Sheet], host: int, s: L.Sheet) -> bool:
+    """Stack ``s`` under the sheet ``out[host]`` if the two fit and the layout proves sound."""
+    import copy
+
+    h = out[host]
+    top, low = h.bleed_box(), s.bleed_box()
+    _, page_h = h.size
+    total = top.h + L.BAND_GAP + low.h
+    y0 = (page_h - total) / 2
+    trial, piece = copy.deepcopy(h), copy.deepcopy(s)
+    bands = len(L.bands(trial.items))
+    _shift(trial, y0 - top.y)
+    _shift(piece, y0 + top.h + L.BAND_GAP - low.y, band=bands)
+    trial.items += piece.items
+    trial.title = f"{h.title}; {s.title}"
+    trial.number, trial.total = 99, 99  # the label's room, at its widest
+    try:
+        L.finish(trial)
+    except L.LayoutError:
+        return False
+    trial.marks, trial.label = [], None
+    out[host] = trial
+    if host == -2:  # the back stays behind the front's pieces
+        back = copy.deepcopy(out[-1])
+        _shift(back, y0 - top.y)
+        try:
+            L.finish(back)
+        except L.LayoutError:
+            out[host] = h
+            return False
+        back.marks, back.label = [], None
+        out[-1] = back
+    return True
