@@ -337,3 +337,74 @@ def test_the_kits_take_fewer_sheets(built):
     texts = [re.sub(r"\s+", "", p.extract_text()).upper() for p in reader.pages[1:]]
     tracker = [t for t in texts if "ROUNDTRACKER" in t]
     assert len(tracker) == 1 and "PLAYERAID" in tracker[0]
+
+
+# ---------------------------------------------------------------- the compendium's numbers
+FOLIO = re.compile(r"^(?:(?P<a>.+?) \u00b7 (?P<n>\d+)|(?P<m>\d+) \u00b7 (?P<b>.+))$")  # spaced
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip()
+
+
+@pytest.mark.slow
+@pytest.mark.build
+def test_compendium_references_land_where_they_say(built, report):
+    """Read back from the compendium's text: every part page's folio names its part
+    ("Battle · 4"), so no folio stands twice; the contents give each part's first page
+    (the page before its "· 2") and, under it, pages of that part on which the section's
+    heading stands; and every cross-reference inside a part ("4.2 The higher card takes,
+    p. 4") names a page of that part on which that rule's heading stands."""
+    from pypdf import PdfReader
+
+    titles = {g.title for g in report.content.games}
+    import subprocess
+
+    pdf = built / "pdf" / "compendium.pdf"
+    reader = PdfReader(str(pdf))
+    texts = [p.extract_text() or "" for p in reader.pages]
+    # the folio is the page's lowest line: read in layout order (pdftotext -layout)
+    laid = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout.split("\f")
+    folio: dict[tuple[str, int], int] = {}
+    part_of: dict[int, str] = {}
+    for i, text in enumerate(laid[:len(texts)]):
+        lines = [_norm(l) for l in text.splitlines() if l.strip()]
+        m = FOLIO.match(lines[-1]) if lines else None
+        if not m:
+            continue
+        part, n = (m["a"], int(m["n"])) if m["a"] else (m["b"], int(m["m"]))
+        assert part in titles, (i, lines[-1])
+        assert (part, n) not in folio, (part, n)  # no folio twice in the book
+        folio[(part, n)] = i
+        part_of[i] = part
+    assert len(folio) > 100
+    # the contents
+    toc = "\n".join(t for t in texts[1:5] if "Golden rules" in t)
+    current, checked = None, 0
+    for line in (_norm(l) for l in toc.splitlines()):
+        first = [t for t in titles if line == f"{t} {t} \u00b7 1"]
+        if first:
+            current = first[0]
+            # the part's first page is its cover, the page before the one numbered 2
+            cover = folio[(current, 2)] - 1
+            assert (current, 1) not in folio and current in _norm(texts[cover]), current
+            continue
+        m = re.match(r"^(\d+\. )?(.+?) (\d+)$", line)
+        if current and m and m[2] not in ("Introduction",):
+            title = m[2] if m[2] != "Quick reference" else f"Quick reference: {current}"
+            page = folio.get((current, int(m[3])))
+            assert page is not None, (current, line)
+            assert title in _norm(texts[page]), (current, title, m[3])
+            checked += 1
+    assert checked >= 60
+    # the references inside the parts
+    xref = re.compile(r"(\d+(?:\.\d+)+ [A-Z][^,;()\n]{2,60}?), p\. ?(\d+)")
+    refs = 0
+    for i, part in part_of.items():
+        for label, n in xref.findall(_norm(texts[i])):
+            target = folio.get((part, int(n)))
+            assert target is not None, (part, label, n)
+            assert label in _norm(texts[target]), (part, i, label, n)
+            refs += 1
+    assert refs >= 100
