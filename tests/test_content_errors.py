@@ -484,6 +484,9 @@ def _cases():
            {"high-five/game.yaml": GAME + "components: [deck]\n"}, G,
            [f"{G}:7:14: error: a component must be a mapping such as {{name: Standard 52-card "
             "deck, count: 1}"])
+    line = 'components: [{name: "Deck ![a cat](cat.png)", count: 1}]'
+    yield ("game-component-name-picture", {"high-five/game.yaml": GAME + line + "\n"}, G,
+           [f"{G}:7:{col(line, '![')}: error: {PICTURE}"])
     line = "components: [{name: Deck, count: many}]"
     yield ("game-component-count", {"high-five/game.yaml": GAME + line + "\n"}, G,
            [f"{G}:7:{col(line, 'many')}: error: component: 'count' must be a whole number from "
