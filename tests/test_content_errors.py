@@ -348,6 +348,10 @@ def _cases():
            {"high-five/glossary.yaml": replace(GLOSSARY, "  see:", "  sea:")}, GL,
            [f"{GL}:3:3: error: glossary entry: unknown key 'sea' (allowed: definition, see, "
             "term); did you mean 'see'?"])
+    line = "  see: higher-score"
+    yield ("glossary-unknown-rule-alone",
+           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GL,
+           [f"{GL}:3:{col(line, 'higher')}: error: unknown rule id 'higher-score'"])
     line = "  see: [higher-score]"
     yield ("glossary-unknown-rule",
            {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GL,

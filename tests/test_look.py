@@ -166,3 +166,18 @@ def test_an_unknown_font_family_is_a_located_error(tmp_path: Path):
     assert got == ["index.yaml:3:20: error: book.fonts.text: no installed font family "
                    "'DejaVu Serf' with a regular face; did you mean 'DejaVu Serif'? (or give "
                    "font files inside the content folder)"]
+
+
+def test_the_clarifications_are_a_part_of_their_own():
+    """Winning the Battle's rules.md has a top-level "Clarifications" heading: its sections
+    (c-outflank among them) are clarifications, those before it are not."""
+    game = run_check(ROOT / "content").content.game("winning-the-battle")
+    parts = {}
+    todo = list(game.rules)
+    while todo:
+        rule = todo.pop()
+        parts[rule.id] = rule.part
+        todo += rule.children
+    assert parts["clarifications"] == parts["c-outflank"] == "clarifications"
+    assert parts["golden-rules"] == "golden" and parts["battle"] not in ("golden",
+                                                                        "clarifications")
