@@ -40,6 +40,8 @@ def problems(text: str) -> list[str]:
     for word in re.findall(r"\b[A-Z]{2,}\b", text):
         if not re.fullmatch(CARD, word):
             found.append(f"capitals {word!r}")
+    for word in re.findall(r"\b[A-Z]{2,}[a-z]\w*", text):   # "CARDs", "THe"
+        found.append(f"capitals {word!r}")
     if re.search(r"\ba (?:8|11|18|80|ace|eight|A\b|A[CDHS]\b|8[CDHS]\b)", text):
         found.append("'a' before a vowel sound")
     if re.search(r"\ban (?:[2-79]\b|10\b|[JQK]\b|[2-79JQK][CDHS]\b|king|queen|jack|two|three)",
@@ -84,6 +86,7 @@ def shipped():
     ("{p1} takes None.", ["does not start with a capital", "holds '{'", "holds '}'",
                           "holds 'None'"]),
     ("Only 2 pairs ARE matched.", ["capitals 'ARE'"]),
+    ("Ann wins 14 POINTs.", ["capitals 'POINTs'"]),
 ])
 def test_the_checker_itself(text, wrong):
     assert problems(text) == wrong
@@ -100,3 +103,21 @@ def test_every_narration_reads_as_english(slug, shipped):
         if wrong:
             bad.append(f"{where}: {ev.kind}: {text!r}: {', '.join(wrong)}")
     assert not bad, f"{len(bad)} narrations:\n" + "\n".join(sorted(set(bad))[:25])
+
+
+def test_a_cover_says_what_it_covers():
+    """Winning the Battle (rules.md, Outflanking): a first cover lies "over" the line card;
+    a cover on a cover lies "on top of" it, and only the top card counts."""
+    seen = set()
+    for ev, where in narrations("winning-the-battle"):
+        if ev.kind != "cover":
+            continue
+        text = ev.narrate(NAMES)
+        under = ev.data["covers"]
+        seen.add(ev.rule)
+        if ev.rule == "outflank":
+            assert f" over {under}" in text and "top card" not in text, (where, text)
+        else:
+            assert ev.rule == "c-outflank", (where, ev.rule)
+            assert f" on top of {under} (only the top card counts)" in text, (where, text)
+    assert seen == {"outflank", "c-outflank"}

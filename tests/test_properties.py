@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -205,6 +206,9 @@ def _check_table(slug: str, state, where: str) -> None:
         f"of the {in_play} in play")
     assert len({z.id for z in zones}) == len(zones), f"{slug} {where}: a zone drawn twice"
     for z in zones:
+        mine = re.match(r"(p\d)\.", z.id)
+        if mine:                                   # drawn on its owner's side, in their colour
+            assert z.owner == mine.group(1), (slug, where, z.id, z.owner)
         if z.id not in view:
             continue
         v = view[z.id]
