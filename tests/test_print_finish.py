@@ -344,7 +344,9 @@ FOLIO = re.compile(r"^(?:(?P<a>.+?) \u00b7 (?P<n>\d+)|(?P<m>\d+) \u00b7 (?P<b>.+
 
 
 def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip()
+    """Text as one line: a word broken at a line's end joined again, spaces collapsed."""
+    text = re.sub(r"(\w)-\n(\w)", r"\1\2", text.replace("\u2019", "'"))
+    return re.sub(r"\s+", " ", text).strip()
 
 
 @pytest.mark.slow

@@ -152,10 +152,27 @@ def column_widths(diagram) -> list[float]:
     return out
 
 
+def _label_lines(diagram, widths: list[float]) -> int:
+    """The most lines a label of the diagram takes at full size (the owner's one and the
+    place's), at most LABEL_LINES: the labels' band is no taller than its words."""
+    most = 1
+    for j, w in enumerate(widths):
+        for row in diagram.rows:
+            z = row[j] if j < len(row) else None
+            if z is None:
+                continue
+            width = max(w, diagram.widths[j] * 10.0)  # as geometry() sizes the column
+            lines = (1 if z.owner else 0) + (len(wrap(z.label, LABEL, width)) if z.label else 0)
+            most = max(most, min(lines, LABEL_LINES))
+    return most
+
+
 def diagram_geometry(diagram):
     """A diagram (or a band of one) placed for print, its columns wide enough for its
     words and its label and foot tall enough for them."""
-    return diagram.geometry(label=LABEL_H, foot=FOOT_H, min_widths=column_widths(diagram))
+    widths = column_widths(diagram)
+    label = _label_lines(diagram, widths) * LABEL.line + 0.4
+    return diagram.geometry(label=label, foot=FOOT_H, min_widths=widths)
 
 
 def diagram_runs(g) -> list[Run]:
