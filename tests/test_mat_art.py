@@ -136,3 +136,27 @@ def test_a_mat_is_drawn_on_itself_and_leaves_room(fn, ctx, panel):
                 min(a[3], b[3]) - max(a[1], b[1]) > tol
             assert not overlap, f"card spaces overlap: {a} and {b}"
     assert all((el.text or "").strip() for kind, *_, el in drawn if kind == "text")
+
+
+# --------------------------------------------------------------------------- reviewed drawings
+SNAPSHOTS = ROOT / "tests" / "snapshots" / "mats"
+
+
+@pytest.mark.parametrize("fn,ctx,panel", list(mats()))
+def test_each_mat_is_drawn_as_reviewed(fn, ctx, panel, request):
+    """Each mat's drawing is the one a person last looked at (insta-style recorded
+    expectations): ``WARBOOK_RECORD=1 pytest tests/test_mat_art.py`` records the drawings
+    after a change to an art hook, ``python scripts/review_mats.py`` prints them all on one
+    PDF to look at, and the diff of tests/snapshots/mats/ goes in the same commit."""
+    import os
+
+    name = request.node.callspec.id + ".svg"
+    drawn = art.svg(ctx.w, ctx.h, fn(ctx))
+    path = SNAPSHOTS / name
+    if os.environ.get("WARBOOK_RECORD"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(drawn + "\n")
+    assert path.exists(), f"no reviewed drawing {path.name}: record it (WARBOOK_RECORD=1)"
+    assert drawn + "\n" == path.read_text(), (
+        f"{name} is not the drawing last reviewed: look at it (scripts/review_mats.py) and "
+        f"record it if it is right (WARBOOK_RECORD=1)")

@@ -40,7 +40,7 @@ def problems(text: str) -> list[str]:
     for word in re.findall(r"\b[A-Z]{2,}\b", text):
         if not re.fullmatch(CARD, word):
             found.append(f"capitals {word!r}")
-    for word in re.findall(r"\b[A-Z]{2,}[a-z]\w*", text):   # "CARDs", "THe"
+    for word in re.findall(r"\b[A-Z]{2,}[a-z]\w*|\b[a-z]+[A-Z]\w*", text):   # "CARDs", "cardS"
         found.append(f"capitals {word!r}")
     if re.search(r"\ba (?:8|11|18|80|ace|eight|A\b|A[CDHS]\b|8[CDHS]\b)", text):
         found.append("'a' before a vowel sound")
@@ -87,6 +87,7 @@ def shipped():
                           "holds 'None'"]),
     ("Only 2 pairs ARE matched.", ["capitals 'ARE'"]),
     ("Ann wins 14 POINTs.", ["capitals 'POINTs'"]),
+    ("Ann wins 14 pointS.", ["capitals 'pointS'"]),
 ])
 def test_the_checker_itself(text, wrong):
     assert problems(text) == wrong
