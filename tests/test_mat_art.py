@@ -17,7 +17,7 @@ import pytest
 
 from builder.check import run_check
 from builder.render.pnp import art
-from builder.render.pnp.kinds import ArtContext
+from builder.render.pnp.kinds import MAT_DRAW, ArtContext
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -42,7 +42,8 @@ def mats():
                 params.update(extra)
                 colour = game.player_colours.get(pid, game.accent) if pid else game.accent
                 w, h = p["size"]
-                ctx = ArtContext(art, art.Ink("full"), w, h, colour, game.accent,
+                # the drawing helpers as the build gives them to a mat (no word under 9 pt)
+                ctx = ArtContext(MAT_DRAW, art.Ink("full"), w, h, colour, game.accent,
                                  dict(game.player_colours), dict(game.player_names), pid, params)
                 which = pid or "-".join(f"{k}={v}" for k, v in sorted(extra.items())) or "one"
                 yield pytest.param(fn, ctx, p.get("panel"), id=f"{game.slug}-{p['art']}-{which}")
