@@ -196,3 +196,21 @@ def test_an_option_error_points_at_the_option_or_else_the_options(tmp_path):
     assert (at.line, at.col) == (7, 3)
     at = rp.setup_error_where(ex, ("options",))
     assert (at.line, at.col) == (7, 3)
+
+
+def test_events_written_as_one_word_are_not_a_list(tmp_path):
+    root = copy(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit(path, "events: [reveal, reveal, take, collect]", "events: reveal")
+    (e,) = run_check(root).diagnostics.errors
+    assert (e.line, e.col) == (12, 15)
+    assert e.message.endswith("step 1: events: expected a list of event kinds"), e.message
+
+
+def test_an_event_listed_out_of_order_is_said_to_be_out_of_order():
+    """The reveal by Ann comes before the take; listed after it, it is out of order (found
+    by its narrated words, with the names in), not missing."""
+    events = TURN + [ev("take", "p1", "higher-takes", [KS, QH], "{p1} takes both", count=2)]
+    assert match_events([{"kind": "take"}, {"text": "Ann turns up"}], events, NAMES) == \
+        "no event {text: Ann turns up} after the ones listed before it (the events are " \
+        "expected in this order)"

@@ -92,6 +92,8 @@ def test_a_step_that_cannot_be_replayed_is_located(tmp_path, game, file, old, ne
     assert (e.line, e.col) == (line, col), e.format()
     for w in words:
         assert w in e.message, (w, e.message)
+    if ": step " in e.message:            # a step that fails shows the table before it
+        assert e.detail and e.detail.startswith("state before the step:\n"), e.detail
     example = next(r for r in report.games[0].replays if Path(r.example.where.path) == path)
     assert example.status in ("fail", "error")
     others = [r for r in report.games[0].replays if r is not example]

@@ -42,6 +42,9 @@ def test_the_json_report_counts_what_the_content_holds(capfd):
     assert data["summary"] == {"games": len(files), "examples": n, "passed": n, "failed": 0,
                                "errors": 0, "warnings": 0}
     assert [g["slug"] for g in data["games"]] == list(files)
+    for g in data["games"]:              # each game's title as its game.yaml writes it
+        game_yaml = yaml.safe_load((CONTENT / g["slug"] / "game.yaml").read_text())
+        assert g["title"] == game_yaml["title"]
     assert data["diagnostics"] == []
 
 

@@ -92,6 +92,7 @@ def test_a_misspelt_rule_in_an_event_gets_a_suggestion(tmp_path):
         f":{place(text, '{kind: may-reinforce')}: error: example "
         f"'battle-lines-no-matching-suit', step 1: events: unknown rule id 'reinforce-sut'; "
         f"did you mean 'reinforce-suit'?")
+    assert len(errors) == 1          # that one error, not a missing event besides
 
 
 def test_a_misspelt_state_key_gets_a_suggestion(tmp_path):
