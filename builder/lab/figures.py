@@ -31,7 +31,7 @@ BOOK_GAMES = 2000
 OPTION_GAMES = 300
 SEARCH_GAMES = 60
 SEED = 0
-VERSION = "1"
+VERSION = "2"
 
 
 def sizes() -> tuple[int, int, int]:
@@ -92,7 +92,8 @@ def figures(game: Game, workers: int | None = None, say=None) -> dict | None:
             f"in {cache_dir()})")
     report = simulate(game, games=games, option_games=option_games, seed=SEED,
                       bots=["random", "heuristic", "search"], workers=workers,
-                      search_games=search_games, search_seats=False, strict=False)
+                      search_games=search_games, search_seats=False, strict=False,
+                      pairs="steps")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
