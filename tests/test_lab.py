@@ -387,3 +387,80 @@ def test_every_game_page_has_its_charts_and_no_script(built, slug):
     assert section.count('class="pygal-chart"') == {"war": 2, "peace": 2, "ultimate": 2}.get(slug, 3)
     assert "<script" not in section and "javascript:" not in section
     assert "Player 1" in section and "<text" in section
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+def test_by_the_numbers_is_in_every_rulebooks_contents(built, slug):
+    """The contents page lists By the numbers between the examples and the glossary, with
+    the page its heading landed on (read from the PDF's bookmarks)."""
+    import re
+
+    from pypdf import PdfReader
+
+    r = PdfReader(str(built / "pdf" / f"{slug}-rules.pdf"))
+    landed = [r.get_destination_page_number(m) for m in r.outline
+              if not isinstance(m, list) and m.title == "By the numbers"]
+    assert len(landed) == 1
+    toc = r.pages[1].extract_text()
+    assert toc.startswith("Contents")
+    labels = [m.group(1).strip() for m in re.finditer(r"^(.+?)\s+\d+\s*$", toc, re.M)]
+    assert "By the numbers" in labels
+    i = labels.index("By the numbers")
+    assert labels[i + 1] == "Glossary" and labels[i - 1].startswith("Example")
+    page = re.search(r"^By the numbers\s+(\d+)\s*$", toc, re.M).group(1)
+    assert int(page) == landed[0] + 1  # the folio is the page's number, counted from 1
+
+
+def test_by_the_numbers_is_in_the_compendiums_contents(built):
+    """Under each game's name in the compendium's contents: a By the numbers line."""
+    from pypdf import PdfReader
+
+    r = PdfReader(str(built / "pdf" / "compendium.pdf"))
+    # the contents' pages: those listing the games' golden rules
+    contents = [t for t in (p.extract_text() for p in r.pages[1:5]) if "Golden rules" in t]
+    lines = [" ".join(x.split()) for t in contents for x in t.splitlines()]
+    entries = [x for x in lines if x.startswith("By the numbers ")]
+    assert len(entries) == len(GAME_SLUGS)
+    assert all(x.rsplit(" ", 1)[1].isdigit() for x in entries)
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+def test_every_game_pages_contents_lists_by_the_numbers(built, slug):
+    """The page's contents nav links to By the numbers, after the worked examples and
+    before the glossary, and the link lands on the section's heading."""
+    from html.parser import HTMLParser
+
+    class Page(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.ids, self.links, self.depth, self.href = set(), [], 0, None
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if a.get("id"):
+                self.ids.add(a["id"])
+            if tag == "nav" and a.get("id") == "toc":
+                self.depth = 1
+            elif tag == "nav" and self.depth:
+                self.depth += 1
+            if self.depth and tag == "a":
+                self.href = a.get("href")
+                self.links.append([self.href, ""])
+
+        def handle_endtag(self, tag):
+            if tag == "nav" and self.depth:
+                self.depth -= 1
+            if tag == "a":
+                self.href = None
+
+        def handle_data(self, data):
+            if self.href is not None:
+                self.links[-1][1] += data
+
+    page = Page()
+    page.feed((built / "site" / f"{slug}.html").read_text(encoding="utf-8"))
+    hrefs = [h for h, _ in page.links]
+    assert ["#by-the-numbers", "By the numbers"] in page.links
+    i = hrefs.index("#by-the-numbers")
+    assert hrefs[i + 1] == "#glossary" and hrefs.index("#worked-examples") < i
+    assert "by-the-numbers" in page.ids
