@@ -464,3 +464,22 @@ def test_every_game_pages_contents_lists_by_the_numbers(built, slug):
     i = hrefs.index("#by-the-numbers")
     assert hrefs[i + 1] == "#glossary" and hrefs.index("#worked-examples") < i
     assert "by-the-numbers" in page.ids
+
+
+def test_the_skill_reading_weighs_the_decided_games_where_many_are_drawn():
+    """Worked by hand: of 200 games the stronger bot wins 95, 58 are drawn, it loses 47.
+    It wins under half of all games, yet 95 of the 142 decided ones: 66.9 %, Wilson 95 %
+    interval about [58.8 %, 74.1 %], all above the fair 50 %."""
+    from builder.lab.simulate import skill_figures
+    from builder.lab.text import skill_sentence
+
+    recs = ([(1, 1, i % 2, False) for i in range(95)]
+            + [(1, 1, -1, False) for _ in range(95, 153)]
+            + [(1, 1, (i + 1) % 2, False) for i in range(153, 200)])
+    k = skill_figures("heuristic", "random", recs, 2, 0.95)
+    assert (k["wins"]["count"], k["draws"]["count"], k["decided"]["games"]) == (95, 58, 142)
+    assert k["decided"]["low"] == pytest.approx(0.588, abs=0.001)
+    assert k["decided"]["high"] == pytest.approx(0.741, abs=0.001)
+    assert skill_sentence(k) == (
+        "The heuristic bot wins 47.5 % of games against the random bot and loses 23.5 %, the "
+        "rest drawn: 66.9 % of the games won by anyone (a fair share is 50.0 %): skill tells.")

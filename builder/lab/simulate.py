@@ -172,7 +172,10 @@ def skill_figures(strong: str, weak: str, recs: list, n: int, confidence: float)
     draws = sum(1 for r in recs if r[2] < 0)
     return {"bot": strong, "against": weak, "games": games, "fair": round(1 / n, 6),
             "wins": stats.rate(wins, games, confidence),
-            "draws": stats.rate(draws, games, confidence)}
+            "draws": stats.rate(draws, games, confidence),
+            # the share of the games someone won: where many games are drawn, a bot can win
+            # fewer than half of all games and still win twice as often as it loses
+            "decided": stats.rate(wins, games - draws, confidence)}
 
 
 def headline(report: dict, variant: int = 0) -> dict | None:
