@@ -4,12 +4,14 @@
 * ``heuristic``: the engine's own bot (``GameDef.heuristic``), which plays as a sensible
   beginner would.
 * ``search``: **determinized Monte Carlo rollouts** (perfect-information Monte Carlo,
-  PIMC): for each legal decision it deals the hidden cards again at random (the engine's
-  ``GameDef.determinize``, so it never sees what a player at the table cannot), lets the
-  other players answer with the heuristic bot, plays the game out with the heuristic bot
-  for everyone and keeps the decision that won most often. A game whose engine has no
-  ``determinize`` has no search bot: one that looked at the hidden cards would invent a
-  skill edge no player has.
+  PIMC): for each candidate decision (the heuristic's pick and up to 7 others) it deals
+  the hidden cards again at random (the engine's ``GameDef.determinize``, so it never sees
+  what a player at the table cannot), lets the other players answer with the heuristic
+  bot, plays the game out with the heuristic bot for everyone and keeps the decision that
+  did best. The rollouts are spent by sequential halving, with common random numbers, and
+  a candidate must beat the heuristic's pick by a clear margin to be played (see
+  :func:`search_bot`). A game whose engine has no ``determinize`` has no search bot: one
+  that looked at the hidden cards would invent a skill edge no player has.
 
 A game has decisions if some player, some time, has more than one legal choice; classic
 War and Peace never do, and the lab says so instead of measuring a skill edge.
@@ -31,6 +33,9 @@ ROLLOUTS = 4
 SAMPLED_CANDIDATES = 8
 #: at most this many candidates are weighed where a choice lists more (a random few)
 MAX_CANDIDATES = 8
+#: how much better (in mean score, a win 1, a draw 1/2) a candidate must do in its
+#: rollouts than the heuristic's own pick to be played instead
+MARGIN = 0.1
 
 
 class LabError(Exception):
@@ -142,11 +147,19 @@ def search_bot(gamedef: GameDef, rollouts: int = ROLLOUTS) -> Callable:
                 for seed in seeds[played[i]:played[i] + each]:
                     totals[i] += rollout(state, player, cands[i], seed)
                 played[i] += each
-            # best mean first; the earlier candidate (the heuristic's pick) wins a tie
+            # best mean first; the earlier candidate (the heuristic's pick) wins a tie and
+            # stays in every round, so it is always weighed against the last survivor
             alive.sort(key=lambda i: (-totals[i] / played[i], i))
             if r < rounds - 1:
                 alive = alive[:(len(alive) + 1) // 2]
-        return cands[alive[0]]
+                if 0 not in alive:
+                    alive.append(0)
+        best = alive[0]
+        # the search overrules the heuristic only by a clear margin: a few rollouts of a long
+        # game are noisy, and the best of several noisy means is lucky more often than good
+        if best != 0 and totals[best] / played[best] - totals[0] / played[0] <= MARGIN:
+            best = 0
+        return cands[best]
 
     bot.__name__ = "search_bot"
     return bot
