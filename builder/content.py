@@ -1089,8 +1089,7 @@ def text_start(text: str, where: Located) -> int:
 
 
 def _kind_word(name: str) -> str:
-    return {"str": "text", "int": "a whole number", "dict": "a mapping", "list": "a list",
-            "LocDict": "a mapping", "LocList": "a list"}.get(name, name)
+    return {"str": "text", "dict": "a mapping"}[name]    # the kinds require() is given
 
 
 def load_content(root: Path | str, diags: Diagnostics | None = None) -> tuple[Content, Diagnostics]:

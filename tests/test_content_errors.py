@@ -348,6 +348,10 @@ def _cases():
            {"high-five/glossary.yaml": replace(GLOSSARY, "  see:", "  sea:")}, GL,
            [f"{GL}:3:3: error: glossary entry: unknown key 'sea' (allowed: definition, see, "
             "term); did you mean 'see'?"])
+    line = "  see: higher-score"
+    yield ("glossary-unknown-rule-alone",
+           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GL,
+           [f"{GL}:3:{col(line, 'higher')}: error: unknown rule id 'higher-score'"])
     line = "  see: [higher-score]"
     yield ("glossary-unknown-rule",
            {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GL,
@@ -484,6 +488,9 @@ def _cases():
            {"high-five/game.yaml": GAME + "components: [deck]\n"}, G,
            [f"{G}:7:14: error: a component must be a mapping such as {{name: Standard 52-card "
             "deck, count: 1}"])
+    line = 'components: [{name: "Deck ![a cat](cat.png)", count: 1}]'
+    yield ("game-component-name-picture", {"high-five/game.yaml": GAME + line + "\n"}, G,
+           [f"{G}:7:{col(line, '![')}: error: {PICTURE}"])
     line = "components: [{name: Deck, count: many}]"
     yield ("game-component-count", {"high-five/game.yaml": GAME + line + "\n"}, G,
            [f"{G}:7:{col(line, 'many')}: error: component: 'count' must be a whole number from "

@@ -156,7 +156,9 @@ SYNTAX = [
 ]
 
 
-@pytest.mark.parametrize("edit,line,column,words", SYNTAX, ids=[s[0][:12] for s in SYNTAX])
+@pytest.mark.parametrize("edit,line,column,words", SYNTAX,
+                         ids=["colon-in-value", "unclosed-quote", "tab", "at-sign",
+                              "alias-without-anchor", "unknown-escape"])
 def test_a_syntax_error_in_plain_words(content: Path, edit, line, column, words):
     key = edit.split(":")[0]
     old = next((ln for ln in GAME.splitlines() if ln.startswith(key + ":")), None)

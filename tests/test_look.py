@@ -73,6 +73,9 @@ def test_a_bad_book_is_a_located_error(tmp_path: Path, index: str, expected: str
      "peace/game.yaml:{line}:18: error: player_colours: no player 'p3' (players: p1, p2)"),
     ("player_colours: red\n",
      "peace/game.yaml:{line}:17: error: player_colours must map player ids (p1, p2, ...) to colours"),
+    ("player_colours: {p1: red}\n",
+     "peace/game.yaml:{line}:22: error: player_colours.p1 must be a colour written #rrggbb "
+     "(such as \"#7a4b1e\"), got 'red'"),
     ("cover_cards: [2S, 1H]\n", "peace/game.yaml:{line}:14: error: cover_cards: "),
     ("cover_cards: [2S, 3S, 4S, 5S, 6S]\n",
      "peace/game.yaml:{line}:14: error: cover_cards must list one to four card codes, such as [AS, KH]"),
@@ -93,6 +96,10 @@ LOGO = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox=
     (LOGO.replace("<rect", '<image href="http://example.com/x.png"/><rect'),
      "links to 'http://example.com/x.png'"),
     ('<!DOCTYPE svg [<!ENTITY a "b">]>' + LOGO, "declares a DOCTYPE or entities"),
+    (LOGO.replace('fill="#123456"', 'fill="url(http://example.com/p.svg#g)"'),
+     "refers to an outside resource in 'fill'"),
+    (LOGO.replace('fill="#123456"', 'style="fill: URL( https://example.com/p.png )"'),
+     "refers to an outside resource in 'style'"),
 ])
 def test_a_logo_that_could_run_or_fetch_is_refused(tmp_path: Path, svg: str, problem: str):
     content = tmp_path / "content"
@@ -101,6 +108,33 @@ def test_a_logo_that_could_run_or_fetch_is_refused(tmp_path: Path, svg: str, pro
     got = errors_for(tmp_path, "book:\n  logo: logo.svg\ngames: [peace]\n")
     assert got == [f"index.yaml:2:9: error: book.logo: 'logo.svg' {problem}; a logo may hold "
                    f"only drawing (no scripts, event handlers or outside links)"]
+
+
+def test_a_logo_may_refer_to_its_own_parts(tmp_path: Path):
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "logo.svg").write_text(LOGO.replace(
+        "<rect", '<defs><linearGradient id="g"/></defs><rect').replace(
+        'fill="#123456"', 'fill="url(#g)"'))
+    assert errors_for(tmp_path, "book:\n  logo: logo.svg\ngames: [peace]\n") == []
+
+
+def test_one_cover_card_is_enough(tmp_path: Path):
+    assert errors_for(tmp_path, "games: [peace]\n", "cover_cards: [AS]\n") == []
+    assert run_check(tmp_path / "content").content.games[0].cover_cards == ["AS"]
+
+
+def test_the_players_are_called_by_their_names(tmp_path: Path):
+    """players.names (game.yaml) name the players everywhere; unnamed ones are Player n."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "peace", content / "peace")
+    (content / "index.yaml").write_text("games: [peace]\n")
+    game = content / "peace" / "game.yaml"
+    game.write_text(game.read_text().replace("names: {p1: North, p2: South}",
+                                             "names: {p1: '  Ann   Lee '}"))
+    report = run_check(content)
+    assert report.ok, [d.format() for d in report.diagnostics]
+    assert report.content.games[0].player_names == {"p1": "Ann Lee", "p2": "Player 2"}
 
 
 def test_a_logo_outside_the_content_folder_is_refused(tmp_path: Path):
@@ -132,3 +166,18 @@ def test_an_unknown_font_family_is_a_located_error(tmp_path: Path):
     assert got == ["index.yaml:3:20: error: book.fonts.text: no installed font family "
                    "'DejaVu Serf' with a regular face; did you mean 'DejaVu Serif'? (or give "
                    "font files inside the content folder)"]
+
+
+def test_the_clarifications_are_a_part_of_their_own():
+    """Winning the Battle's rules.md has a top-level "Clarifications" heading: its sections
+    (c-outflank among them) are clarifications, those before it are not."""
+    game = run_check(ROOT / "content").content.game("winning-the-battle")
+    parts = {}
+    todo = list(game.rules)
+    while todo:
+        rule = todo.pop()
+        parts[rule.id] = rule.part
+        todo += rule.children
+    assert parts["clarifications"] == parts["c-outflank"] == "clarifications"
+    assert parts["golden-rules"] == "golden" and parts["battle"] not in ("golden",
+                                                                        "clarifications")

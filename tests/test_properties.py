@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -185,3 +186,66 @@ def test_bots_only_make_offered_decisions(slug):
             for p, v in joint.items():
                 assert node.choices[p].contains(v), f"{slug}: bot chose {v!r}, not offered to {p}"
             state.apply(joint)
+
+
+def _zone_size(zone) -> int:
+    return zone.count if zone.count is not None else len(zone.cards)
+
+
+def _check_table(slug: str, state, where: str) -> None:
+    """What a diagram draws (``table()``) against the state (``view()``, ``all_cards()``):
+    every card in play is drawn exactly once, each pile that the view names holds as many
+    cards as the view says, a spread-out zone shows exactly the view's cards, a pile shows
+    its top card, and tokens are counted as the view counts them."""
+    view = state.view()
+    zones = state.table()
+    cards = [z for z in zones if z.style != "tokens"]
+    in_play = sum(state.all_cards().values())
+    assert sum(_zone_size(z) for z in cards) == in_play, (
+        f"{slug} {where}: the table draws {sum(_zone_size(z) for z in cards)} cards "
+        f"of the {in_play} in play")
+    assert len({z.id for z in zones}) == len(zones), f"{slug} {where}: a zone drawn twice"
+    for z in zones:
+        mine = re.match(r"(p\d)\.", z.id)
+        if mine:                                   # drawn on its owner's side, in their colour
+            assert z.owner == mine.group(1), (slug, where, z.id, z.owner)
+        if z.id not in view:
+            continue
+        v = view[z.id]
+        if z.style == "tokens":
+            assert z.count == v, (slug, where, z.id, z.count, v)
+            continue
+        if not isinstance(v, (list, tuple)):     # e.g. a played card still hidden: 'none'
+            continue
+        assert _zone_size(z) == len(v), (slug, where, z.id, _zone_size(z), len(v))
+        shown = Counter(str(c) for c, _up in z.cards)
+        if z.style == "pile":
+            assert len(z.cards) == (1 if v else 0), (slug, where, z.id)
+            if v:
+                assert str(z.cards[0][0]) in {str(v[0]), str(v[-1])}, (slug, where, z.id)
+        else:
+            assert shown == Counter(str(c) for c in v), (slug, where, z.id, shown, v)
+
+
+@pytest.mark.parametrize("slug,opts", list(_cases()))
+def test_the_table_draws_what_the_state_holds(slug, opts):
+    """The diagrams' table at the start and after every step of a few seeded games, with
+    random and heuristic bots (and every card conserved on the way: a fast sample of the
+    slow property games, which the mutation tests run)."""
+    game = GAMES[slug]
+    for seed in range(10):
+        checker = StepChecker(game, seed, opts)
+        state = game.new_game(game.resolve(opts), random.Random(seed))
+        _check_table(slug, state, f"seed {seed}, dealt")
+
+        def on_step(state, node, decided, events, checker=checker, seed=seed):
+            checker(state, node, decided, events)
+            where = f"seed {seed}, step {len(checker.log)}"
+            # the moment a diagram shows (the cards turned up, before they are taken)
+            shown = state.take_shown()
+            drawn = sum(_zone_size(z) for z in shown if z.style != "tokens")
+            assert drawn == sum(checker.initial.values()) or drawn == \
+                sum(state.all_cards().values()), f"{slug} {where}: the reveal draws {drawn}"
+            _check_table(slug, state, where)
+
+        play_game(game, opts, seed, _bots(game, seed), on_step=on_step)

@@ -27,6 +27,7 @@ from .core import (
     ACE_HIGH, ACE_LOW, Card, DecisionNode, Event, GameDef, OneOf, Option, Result, SetupError,
     State, Zone, cards_str, full_deck, parse_cards,
 )
+from .words import a_rank, count
 
 PLAYERS = ("p1", "p2")
 
@@ -115,7 +116,7 @@ class WarState(State):
         while rank[up["p1"].rank] == rank[up["p2"].rank]:
             wars += 1
             ev.append(Event("war", "war",
-                            f"Both show a {up['p1'].rank}: war!", None,
+                            f"Both show {a_rank(up['p1'].rank)}: war!", None,
                             (up["p1"], up["p2"]), {"number": wars}))
             out = [p for p in PLAYERS if not self.decks[p]]
             if out:
@@ -169,7 +170,7 @@ class WarState(State):
                       else f"{{{loser}}} has no cards left", "win-all-cards"
                       if len(self.decks[winner]) == 52 else "out-of-cards", ev)
         elif self.tricks >= self.options["max_tricks"]:
-            self._end(None, f"no winner after {self.tricks} tricks", "trick-cap", ev)
+            self._end(None, f"no winner after {count(self.tricks, 'trick')}", "trick-cap", ev)
         return ev
 
     def _finish_trick(self, winner: str | None, played: dict, wars: int) -> None:

@@ -394,9 +394,11 @@ class WtbState(State):
             zones.append(Zone(f"{p}.hand", "Extra cards (unseen)", own, 1, owner=p,
                               cards=[(c, False) for c in self.hands[p][:1]],
                               count=len(self.hands[p]), style="pile"))
+            # extra cards discarded by stopping are out of the game as the battle settles
+            gone = self.discarded[p] + self.out[p]
             zones.append(Zone(f"{p}.out", "Out of the game", own, 2, owner=p,
-                              cards=[(c, False) for c in self.out[p][:1]],
-                              count=len(self.out[p]), style="pile"))
+                              cards=[(c, False) for c in gone[:1]],
+                              count=len(gone), style="pile"))
             zones.append(Zone(f"{p}.stones", "Stones", own, 3, owner=p, cards=[],
                               count=self.stones[p], style="tokens",
                               note=plural(self.stones[p], "stone")))

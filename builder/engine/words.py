@@ -26,6 +26,17 @@ def count(n: int, noun: str, plural: str | None = None, words: bool = False) -> 
     return f"{number} {noun if n == 1 else many}"
 
 
+RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "10": "ten", "9": "nine",
+              "8": "eight", "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three",
+              "2": "two"}
+
+
+def a_rank(rank: str) -> str:
+    """A rank with its article, as a player says it: "an eight", "an ace", "a king"."""
+    word = RANK_WORDS[rank]
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
 def size(v: Any) -> int:
     """A pile's size: a view value is a list of cards or already a number."""
     if isinstance(v, (list, tuple)):

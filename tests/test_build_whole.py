@@ -1,0 +1,139 @@
+"""One whole, successful build, read from the outside: every product where the docs say it
+goes, on the paper the content asked for, with the content's own logo and templates, and
+what the build prints matching what it wrote (page counts read back from the PDFs).
+
+The content is War and Peace (two games: the rulebooks are shared with a forked process and
+bound into a compendium) on US Letter, with an SVG logo that says "Zanzibar" and the
+compendium's front page overridden by the content to carry a line of its own."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from builder.build import build, up_to_date
+from builder.check import run_check
+from builder.incremental import MANIFEST
+
+ROOT = Path(__file__).resolve().parent.parent
+LETTER = (612.0, 792.0)   # points: 8.5 x 11 in
+LOGO = ('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40">'
+        '<rect width="120" height="40" fill="#335"/>'
+        '<text x="8" y="27" font-size="20" fill="#fff">Zanzibar</text></svg>')
+OWN_LINE = "Printed for the Tuesday club"
+
+pytestmark = [pytest.mark.slow, pytest.mark.build]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("whole")
+    content = tmp / "content"
+    for slug in ("war", "peace"):
+        shutil.copytree(ROOT / "content" / slug, content / slug)
+    (content / "logo.svg").write_text(LOGO)
+    (content / "index.yaml").write_text(
+        "book:\n  title: Two Wars\n  paper: letter\n  logo: logo.svg\ngames: [war, peace]\n")
+    front = (ROOT / "templates" / "book" / "front.html.j2").read_text()
+    assert front.count("</body>") == 1
+    (content / "templates" / "book").mkdir(parents=True)
+    (content / "templates" / "book" / "front.html.j2").write_text(
+        front.replace("</body>", f"<p>{OWN_LINE}</p></body>"))
+    report = run_check(content)
+    assert report.ok, [d.format() for d in report.diagnostics]
+    out = tmp / "output"
+    # what both processes print (the forked child inherits this stdout, a line-buffered
+    # file in append mode, so the lines of both land whole)
+    log = tmp / "printed.txt"
+    saved = sys.stdout
+    with open(log, "a", buffering=1) as f:
+        sys.stdout = f
+        try:
+            status = build(report, out, paper="letter")
+        finally:
+            sys.stdout = saved
+    return content, out, status, log.read_text()
+
+
+def pages(pdf: Path) -> int:
+    return len(PdfReader(pdf).pages)
+
+
+def test_the_build_succeeds_and_writes_each_product(built):
+    _, out, status, _ = built
+    assert status == 0
+    names = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
+    for want in ("pdf/war-rules.pdf", "pdf/peace-rules.pdf", "pdf/compendium.pdf",
+                 "site/index.html", "site/war.html", "site/peace.html",
+                 "site/pdf/war-rules.pdf", "site/pdf/compendium.pdf", MANIFEST):
+        assert want in names, (want, sorted(names)[:30])
+    assert any(n.startswith("pdf/") and "war" in n and "rules" not in n for n in names), \
+        "no component sheets for War"
+    assert not [p for p in out.parent.iterdir() if ".staging-" in p.name]
+
+
+def test_the_website_ships_the_pdfs_as_they_are(built):
+    _, out, _, _ = built
+    for p in (out / "site" / "pdf").glob("*.pdf"):
+        assert hashlib.sha256(p.read_bytes()).digest() == \
+            hashlib.sha256((out / "pdf" / p.name).read_bytes()).digest()
+
+
+def test_every_pdf_is_on_the_paper_asked_for(built):
+    """Rulebooks and the compendium are trimmed to Letter; the sheets are printed on it
+    (their trim boxes are the components')."""
+    _, out, _, _ = built
+    for pdf in sorted((out / "pdf").glob("*.pdf")):
+        book = pdf.name.endswith("-rules.pdf") or pdf.name == "compendium.pdf"
+        for i, page in enumerate(PdfReader(pdf).pages):
+            box = page.trimbox if book else page.mediabox
+            size = (round(float(box.width), 1), round(float(box.height), 1))
+            assert size in (LETTER, LETTER[::-1]), (pdf.name, i + 1, size)
+
+
+def test_what_the_build_prints_is_what_it_wrote(built):
+    _, out, _, printed = built
+    said = dict(re.findall(r"wrote (pdf/\S+\.pdf) \((\d+) pages\)", printed))
+    assert set(said) >= {"pdf/war-rules.pdf", "pdf/peace-rules.pdf", "pdf/compendium.pdf"}
+    for name, n in said.items():
+        assert int(n) == pages(out / name), name
+    m = re.search(r"built (.+) into (\S+) \((\d+) files in place\) in ([\d.]+) s", printed)
+    assert m, printed
+    assert Path(m.group(2)) == out
+    files = [p for p in out.rglob("*") if p.is_file() and p.name != MANIFEST]
+    assert int(m.group(3)) == len(files)
+    assert {"book:war", "book:peace", "compendium", "site"} <= set(m.group(1).split(", "))
+
+
+def test_the_manifest_records_each_book_as_written(built):
+    _, out, _, _ = built
+    units = json.loads((out / MANIFEST).read_text())["units"]
+    for slug in ("war", "peace"):
+        book = units[f"book:{slug}"]
+        assert f"pdf/{slug}-rules.pdf" in book["files"]
+        assert book["book"]["count"] == pages(out / "pdf" / f"{slug}-rules.pdf")
+
+
+def test_the_compendium_carries_the_contents_logo_and_templates(built):
+    _, out, _, _ = built
+    reader = PdfReader(out / "pdf" / "compendium.pdf")
+    text = " ".join((reader.pages[i].extract_text() or "") for i in range(min(4, len(reader.pages))))
+    assert "Zanzibar" in text           # the logo, drawn on the cover
+    assert OWN_LINE in text             # the content's own front template
+    assert "Two Wars" in text
+    book = PdfReader(out / "pdf" / "war-rules.pdf")
+    assert OWN_LINE not in " ".join(p.extract_text() or "" for p in book.pages)
+
+
+def test_the_next_build_finds_nothing_to_do(built):
+    content, out, _, _ = built
+    n = up_to_date(content, out, "letter")
+    assert n == len([p for p in out.rglob("*") if p.is_file() and p.name != MANIFEST])
+    assert up_to_date(content, out, "a4") is None      # another paper is another build

@@ -1,0 +1,85 @@
+"""The kinds of decision every engine builds on (builder/engine/core.py): what each accepts,
+how it reads a written decision, and the words of its refusals, which the check prints
+when an example decides something the rules forbid. Worked by hand from each class's
+contract."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from builder.engine.core import (Card, DecisionFormatError, IntRange, OneOf, OrderOf,
+                                 SubsetOf, forced_value, parse_cards)
+
+
+def cards(text: str) -> list[Card]:
+    return parse_cards(text.split())
+
+
+def test_one_of_reads_values_and_cards():
+    words = OneOf(["turn", "stop"], rule="r")
+    assert words.parse(" STOP ") == "stop" and words.parse("nope") == "nope"
+    assert words.contains("turn") and not words.contains("nope")
+    assert words.refusal("nope") == ("r", "nope is not allowed here; the legal choices are "
+                                          "turn, stop")
+    assert words.refusal("turn") is None
+    hand = OneOf(cards("KS 7H"), rule="play")
+    assert hand.parse("ks") == Card("K", "S")
+    assert hand.parse("2C") == Card("2", "C")            # a card, but not one of these
+    with pytest.raises(DecisionFormatError, match="ZZ"):
+        hand.parse("ZZ")
+    assert not hand.is_forced() and OneOf(["turn"], rule="r").is_forced()
+
+
+def test_int_range():
+    count = IntRange(1, 5, rule="c-draw-count", what="number of cards")
+    assert count.parse("3") == 3 and count.parse(4) == 4
+    for bad in (True, 2.5, [3], "three"):
+        with pytest.raises(DecisionFormatError, match="expected a whole number"):
+            count.parse(bad)
+    assert [count.contains(v) for v in (0, 1, 5, 6, "3")] == [False, True, True, False, False]
+    assert count.enumerate() == [1, 2, 3, 4, 5]
+    assert count.describe() == "number of cards from 1 to 5"
+    assert IntRange(2, 2, rule="r").describe() == "2"
+    assert count.why_illegal(7) == "7 is out of range: the number of cards must be from 1 to 5"
+    rng = random.Random(3)
+    assert {count.sample(rng) for _ in range(200)} == {1, 2, 3, 4, 5}
+
+
+def test_subset_of():
+    discard = SubsetOf(cards("2S 3H 3H KD"), 2, rule="discard", what="your cards")
+    assert discard.parse(["2S", "3H"]) == tuple(cards("2S 3H"))
+    assert discard.parse("none") == () and discard.parse(None) == ()
+    with pytest.raises(DecisionFormatError, match="expected a list of cards"):
+        discard.parse("2S")
+    assert discard.contains(tuple(cards("3H 3H")))               # both copies may go
+    assert not discard.contains(tuple(cards("2S 2S")))           # there is one 2S
+    assert not discard.contains(tuple(cards("2S")))
+    assert discard.why_illegal(tuple(cards("2S"))) == "1 card chosen, but exactly 2 must be"
+    assert discard.why_illegal(tuple(cards("2S 3H KD"))) == \
+        "3 cards chosen, but exactly 2 must be"
+    assert discard.why_illegal(tuple(cards("2S AC"))) == \
+        "AC not among your cards 2S 3H 3H KD"
+    assert discard.describe() == "exactly 2 of your cards 2S 3H 3H KD"
+    assert SubsetOf(cards("2S"), 0, rule="r").enumerate() == [()]
+    assert SubsetOf(cards("2S 4D"), 2, rule="r").is_forced()
+    assert forced_value(SubsetOf(cards("2S 4D"), 2, rule="r")) == tuple(cards("2S 4D"))
+
+
+def test_order_of():
+    shuffle = OrderOf(cards("KC 7S 6S"), rule="reshuffle", what="discard pile")
+    assert shuffle.contains(tuple(cards("6S KC 7S")))
+    assert not shuffle.contains(tuple(cards("6S KC")))
+    assert shuffle.why_illegal(tuple(cards("KC 7S"))) == \
+        "not an order of the discard pile KC 7S 6S: missing 6S"
+    assert shuffle.why_illegal(tuple(cards("KC 7S 6S AD"))) == \
+        "not an order of the discard pile KC 7S 6S: AD not among them"
+    assert shuffle.describe() == "an order of the 3 discard pile KC 7S 6S"
+    with pytest.raises(DecisionFormatError, match="top first"):
+        shuffle.parse("KC")
+    assert shuffle.enumerate() is None and not shuffle.is_forced()
+    one = OrderOf(cards("9D"), rule="r")
+    assert one.is_forced() and one.enumerate() == [tuple(cards("9D"))]
+    assert forced_value(one) == tuple(cards("9D"))
+    assert forced_value(OneOf(["turn"], rule="r")) == "turn"

@@ -1,0 +1,98 @@
+"""The events every engine produces are the ones docs/games.md documents for designers: each
+kind is in the game's "Events" table with exactly the data fields listed there, and each
+event cites a rule id from the game's "Rule ids" table. The tables are read from the page,
+so a designer writing ``events: [{kind: take, count: 10}]`` from the docs gets a match.
+
+Events come from a few seeded games per option set (random and heuristic players) and
+from every shipped example's replay."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from builder.check import run_check
+from builder.engine import registered_engines
+from builder.engine.core import play_game, random_bot
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = registered_engines()
+
+
+def sections() -> dict[str, str]:
+    """The page's text per game, by its ``## Title`` heading."""
+    text = (ROOT / "docs" / "games.md").read_text()
+    parts = re.split(r"(?m)^## (.+)$", text)
+    return {parts[i].strip(): parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def table(section: str, heading: str) -> list[list[str]]:
+    body = section.split(f"### {heading}\n", 1)[1].split("\n### ", 1)[0]
+    rows = [ln for ln in body.splitlines() if ln.startswith("| ")]
+    return [[c.strip() for c in r.strip("|").split("|")] for r in rows[2:]]
+
+
+def documented(slug: str) -> tuple[dict[str, set[str]], set[str]]:
+    """(event kind -> its data fields, rule ids) as the page gives them."""
+    title = GAMES[slug].title
+    page = sections()
+    section = page.get(title) or next(
+        (v for k, v in page.items() if k.endswith(title) or title.endswith(k)), None)
+    assert section is not None, f"docs/games.md has no section for {title}"
+    events = {}
+    for kind, data, _meaning in table(section, "Events"):
+        fields = re.sub(r"\([^)]*\)", "", data)       # value lists in brackets are not fields
+        events[kind.strip("`")] = set(re.findall(r"`([a-z0-9_.-]+)`", fields))
+    rules = {row[0].strip("`") for row in table(section, "Rule ids")}
+    return events, rules
+
+
+def produced(slug: str) -> list:
+    game = GAMES[slug]
+    out = []
+    for opts in game.option_sets:
+        for seed in range(8):
+            bots = random_bot if seed % 2 else game.heuristic
+
+            def keep(state, node, decided, events):
+                out.extend(events)
+
+            play_game(game, opts, seed, bots, on_step=keep)
+    return out
+
+
+@pytest.fixture(scope="module")
+def shipped_events() -> dict[str, list]:
+    found = defaultdict(list)
+    for gr in run_check(ROOT / "content").games:
+        for rep in gr.replays:
+            for step in rep.steps:
+                found[gr.game.gamedef.slug].extend(step.events)
+    return found
+
+
+def test_the_page_has_a_table_for_every_engine():
+    for slug in GAMES:
+        events, rules = documented(slug)
+        assert "game-over" in events and events["game-over"] >= {"winner"}, slug
+        assert rules >= set(GAMES[slug].rule_ids), slug
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_every_event_is_as_documented(slug, shipped_events):
+    events, rules = documented(slug)
+    seen = defaultdict(set)
+    for ev in produced(slug) + shipped_events.get(slug, []):
+        assert ev.kind in events, f"{slug}: event kind '{ev.kind}' is not documented"
+        assert set(ev.data) == events[ev.kind] or ev.kind == "game-over" and \
+            set(ev.data) <= events[ev.kind], (
+            f"{slug}: a '{ev.kind}' event has data {sorted(ev.data)}; the docs list "
+            f"{sorted(events[ev.kind])}")
+        assert not ev.rule or ev.rule in rules, f"{slug}: '{ev.kind}' cites '{ev.rule}'"
+        seen[ev.kind].add(ev.rule)
+    missing = set(events) - set(seen)
+    assert not missing, f"{slug}: documented events never seen: {sorted(missing)}"

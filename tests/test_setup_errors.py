@@ -1,0 +1,82 @@
+"""Each engine's setup mistakes (docs/games.md, "Setup" of each game) are errors at the value
+of the setup entry they are about, with the engine's words. One edit to a shipped example's
+setup per case; the expected place is where the edit put the bad value (found in the edited
+text, line and column counted from 1), and the words are the rule the setup broke."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from builder.check import run_check
+
+CONTENT = Path(__file__).resolve().parent.parent / "content"
+
+CASES = [
+    # id, game, example, old, new, the bad value, a word on its line, words of the message
+    ("war-unknown-pile", "war", "01-a-plain-trick.yaml",
+     "    p2.deck: [7H, 9C]\n", "    p2.deck: [7H, 9C]\n    p3.deck: [2C]\n", "[2C]", "p3.deck",
+     "unknown pile 'p3.deck' (War has: p1.deck, p2.deck)"),
+    ("war-unknown-key", "war", "01-a-plain-trick.yaml",
+     "setup:\n  piles:", "setup:\n  stones: 3\n  piles:", "3", "stones:",
+     "War's setup has only 'piles', not 'stones'"),
+    ("battle-hand-too-big", "battle", "01-plain-turns.yaml",
+     "p1.hand: [KH, 4D]", "p1.hand: [KH, 4D, 5D]", "[KH, 4D, 5D]", None,
+     "p1's hand holds at most 2 cards, not 3"),
+    ("battle-hand-not-refilled", "battle", "01-plain-turns.yaml",
+     "p1.hand: [KH, 4D]", "p1.hand: [KH]", "[KH]", None,
+     "p1's hand has 1 card(s) while their deck is not empty: a turn starts with the hand "
+     "refilled to 2"),
+    ("battle-unknown-pile", "battle", "01-plain-turns.yaml",
+     "    p2.deck: [10C, 3S]\n", "    p2.deck: [10C, 3S]\n    p3.deck: [5S]\n", "[5S]",
+     "p3.deck", "unknown pile 'p3.deck' (Battle with 2 players has: "),
+    ("battle-lines-hand-too-big", "battle-lines", "01-a-turn-of-battle.yaml",
+     "p1.hand: [KS, 9C, 4D, 2H]", "p1.hand: [KS, 9C, 4D, 2H, 6D]", "6D", "p1.hand",
+     "p1.hand holds 5 cards; a hand holds at most 4"),
+    ("deck-management-round", "deck-management", "01-plain-tricks.yaml",
+     "setup:\n", "setup:\n  round: 0\n", "0", "round:",
+     "round must be a whole number of at least 1, got 0"),
+    ("deck-management-out", "deck-management", "01-plain-tricks.yaml",
+     "setup:\n", "setup:\n  out: [p9]\n", "[p9]", "out:", "out must list players among p1, p2"),
+    ("deck-management-start", "deck-management", "01-plain-tricks.yaml",
+     "setup:\n", "setup:\n  start: middle\n", "middle", "start:",
+     "start must be 'trick' or 'round', got 'middle'"),
+    ("deck-management-uneven-stacks", "deck-management", "01-plain-tricks.yaml",
+     "p2.stack: [7H, 9C, 2S]", "p2.stack: [7H, 9C]", "[7H, 9C]", "p2.stack",
+     "with two players both face-down stacks always hold the same number of cards"),
+    ("ultimate-shuffle", "ultimate", "01-the-seed-example.yaml",
+     "setup:\n", "setup:\n  shuffle: maybe\n", "maybe", "shuffle:",
+     "shuffle must be true or false"),
+    ("ultimate-club-among-the-diamonds", "ultimate", "01-the-seed-example.yaml",
+     "QC, KC]\n", "KC]\n", "QC", "diamonds", "QC cannot lie here: "),
+    ("winning-the-battle-unknown-key", "winning-the-battle", "01-plain-battles.yaml",
+     "  stones: {middle: 3, p1: 0, p2: 0}\n", "  stones: {middle: 3, p1: 0, p2: 0}\n  turn: 2\n",
+     "2", "turn:", "this game's setup has 'piles' and 'stones', not 'turn'"),
+]
+
+
+@pytest.mark.parametrize("game,example,old,new,bad,line_has,words",
+                         [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_a_setup_mistake_is_located_at_its_value(tmp_path, game, example, old, new, bad,
+                                                 line_has, words):
+    root = tmp_path / "content"
+    shutil.copytree(CONTENT / game, root / game)
+    (root / "index.yaml").write_text(f"games: [{game}]\n")
+    path = root / game / "examples" / example
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    text = text.replace(old, new)
+    if game == "ultimate" and bad == "QC":    # the club moves to the prize pile
+        text = text.replace("diamonds: [QD,", "diamonds: [QC,")
+    path.write_text(text)
+    want = next((row, ln.index(bad, ln.index(line_has or bad)) + 1)
+                for row, ln in enumerate(text.splitlines(), 1)
+                if (line_has or bad) in ln and bad in ln[ln.index(line_has or bad):])
+    errors = run_check(root).diagnostics.errors
+    assert len(errors) == 1, [e.format() for e in errors]
+    (e,) = errors
+    assert Path(e.path) == path
+    assert (e.line, e.col) == want, e.format()
+    assert words in e.message, e.message
