@@ -137,3 +137,27 @@ def test_the_next_build_finds_nothing_to_do(built):
     n = up_to_date(content, out, "letter")
     assert n == len([p for p in out.rglob("*") if p.is_file() and p.name != MANIFEST])
     assert up_to_date(content, out, "a4") is None      # another paper is another build
+
+
+def test_a_game_build_into_the_output_keeps_the_other_game_whole(built, tmp_path):
+    """A second build of War alone, rendering everything of War again (no reuse), into a
+    copy of the first output: War's rulebook is written anew, Peace's files are the very
+    same files (linked, not copied: same inode), the website is rendered again, and
+    nothing is left beside the output."""
+    import os
+
+    _, first, _, _ = built
+    out = tmp_path / "output"
+    shutil.copytree(first, out, copy_function=os.link)    # the same files, linked
+    content = built[0]
+    report = run_check(content)
+    peace_before = (out / "pdf" / "peace-rules.pdf").stat()
+    war_before = (out / "pdf" / "war-rules.pdf").stat()
+    assert build(report, out, paper="letter", game="war", reuse=False, quiet=True) == 0
+    peace = (out / "pdf" / "peace-rules.pdf").stat()
+    assert (peace.st_ino, peace.st_mtime_ns) == (peace_before.st_ino, peace_before.st_mtime_ns)
+    war = (out / "pdf" / "war-rules.pdf").stat()
+    assert war.st_ino != war_before.st_ino
+    assert pages(out / "pdf" / "war-rules.pdf") == pages(first / "pdf" / "war-rules.pdf")
+    assert (out / "site" / "peace.html").exists() and (out / "site" / "war.html").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["output"]

@@ -51,9 +51,13 @@ def documented(slug: str) -> tuple[dict[str, set[str]], set[str]]:
     return events, rules
 
 
+ENDS: dict[str, list] = {}
+
+
 def produced(slug: str) -> list:
     game = GAMES[slug]
     out = []
+    ends = ENDS.setdefault(slug, [])
     for opts in game.option_sets:
         for seed in range(8):
             bots = random_bot if seed % 2 else game.heuristic
@@ -61,7 +65,8 @@ def produced(slug: str) -> list:
             def keep(state, node, decided, events):
                 out.extend(events)
 
-            play_game(game, opts, seed, bots, on_step=keep)
+            state, _ = play_game(game, opts, seed, bots, on_step=keep)
+            ends.append((state.result, out[-1] if out else None))
     return out
 
 
@@ -96,3 +101,10 @@ def test_every_event_is_as_documented(slug, shipped_events):
         seen[ev.kind].add(ev.rule)
     missing = set(events) - set(seen)
     assert not missing, f"{slug}: documented events never seen: {sorted(missing)}"
+    # every game ends with a result that names a documented rule and gives its reason,
+    # the same as the game-over event says
+    for result, last in ENDS[slug]:
+        assert result.rule in rules, (slug, result)
+        assert isinstance(result.reason, str) and result.reason.strip(), (slug, result)
+        assert last is not None and last.kind == "game-over" and last.rule == result.rule, \
+            (slug, result, last)

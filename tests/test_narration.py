@@ -40,7 +40,7 @@ def problems(text: str) -> list[str]:
     for word in re.findall(r"\b[A-Z]{2,}\b", text):
         if not re.fullmatch(CARD, word):
             found.append(f"capitals {word!r}")
-    for word in re.findall(r"\b[A-Z]{2,}[a-z]\w*", text):   # "CARDs", "THe"
+    for word in re.findall(r"\b[A-Z]{2,}[a-z]\w*|\b[a-z]+[A-Z]\w*", text):   # "CARDs", "cardS"
         found.append(f"capitals {word!r}")
     if re.search(r"\ba (?:8|11|18|80|ace|eight|A\b|A[CDHS]\b|8[CDHS]\b)", text):
         found.append("'a' before a vowel sound")
@@ -87,6 +87,7 @@ def shipped():
                           "holds 'None'"]),
     ("Only 2 pairs ARE matched.", ["capitals 'ARE'"]),
     ("Ann wins 14 POINTs.", ["capitals 'POINTs'"]),
+    ("Ann wins 14 pointS.", ["capitals 'pointS'"]),
 ])
 def test_the_checker_itself(text, wrong):
     assert problems(text) == wrong
@@ -121,3 +122,22 @@ def test_a_cover_says_what_it_covers():
             assert ev.rule == "c-outflank", (where, ev.rule)
             assert f" on top of {under} (only the top card counts)" in text, (where, text)
     assert seen == {"outflank", "c-outflank"}
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_what_each_step_asks_reads_as_english(slug):
+    """A pending step's ``what`` ("every player plays a card from hand") is printed in the
+    books and in the check's messages, inside a sentence: lower case, no machinery."""
+    game = GAMES[slug]
+    bad = set()
+    for opts in game.option_sets:
+        for seed in range(3):
+            def on_step(state, node, decided, events):
+                what = node.what.replace("{", "").replace("}", "")
+                wrong = [w for w in problems(what) if "start" not in w and "sentence" not in w]
+                if wrong or not what or what[0].isupper() and not re.match(CARD, what):
+                    bad.add(f"{node.what!r}: {', '.join(wrong) or 'capital'}")
+
+            play_game(game, opts, seed, random_bot if seed % 2 else game.heuristic,
+                      on_step=on_step)
+    assert not bad, sorted(bad)

@@ -21,6 +21,7 @@ import pytest
 
 from builder.engine import available_engines, find_engine, registered_engines
 from builder.engine.core import IllegalDecision, full_deck, play_game, random_bot
+from test_narration import problems
 
 GAMES_PER_OPTION_SET = 500
 GAMES = registered_engines()
@@ -205,6 +206,13 @@ def _check_table(slug: str, state, where: str) -> None:
         f"{slug} {where}: the table draws {sum(_zone_size(z) for z in cards)} cards "
         f"of the {in_play} in play")
     assert len({z.id for z in zones}) == len(zones), f"{slug} {where}: a zone drawn twice"
+    cells = [(z.row, z.col) for z in zones]
+    assert len(set(cells)) == len(cells), f"{slug} {where}: two zones in one place {cells}"
+    for z in zones:                        # the words a diagram prints over its zones
+        for words, fragment in ((z.label, False), (z.note, True)):   # a title; a note
+            wrong = [w for w in problems(words) if "sentence" not in w
+                     and not (fragment and "start" in w)]
+            assert not wrong or not words, (slug, where, z.id, words, wrong)
     for z in zones:
         mine = re.match(r"(p\d)\.", z.id)
         if mine:                                   # drawn on its owner's side, in their colour
@@ -241,6 +249,7 @@ def test_the_table_draws_what_the_state_holds(slug, opts):
         def on_step(state, node, decided, events, checker=checker, seed=seed):
             checker(state, node, decided, events)
             where = f"seed {seed}, step {len(checker.log)}"
+            assert state.steps == len(checker.log), (slug, where, state.steps)
             # the moment a diagram shows (the cards turned up, before they are taken)
             shown = state.take_shown()
             drawn = sum(_zone_size(z) for z in shown if z.style != "tokens")

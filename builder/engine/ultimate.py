@@ -170,7 +170,7 @@ class UltimateState(State):
         pot_pts = points(self.pot)
         text = f"{d} is turned up ({value(d)} point{'s' if value(d) != 1 else ''})"
         if len(self.pot) > 1:
-            text += f"; the pot now holds {cards_str(self.pot)}, {pot_pts} points"
+            text += f"; the pot now holds {cards_str(self.pot)}, {_points_word(pot_pts)}"
         return Event("turn-up", "turn-up", text + ".", None, (d,),
                      {"points": value(d), "pot": pot_pts})
 
@@ -181,8 +181,8 @@ class UltimateState(State):
             return ChanceNode(OrderOf(self.diamonds, rule="shuffle-written", what="diamonds"),
                               what="shuffle the diamonds face down as the prize pile")
         d = self.turned
-        pot = (f"the pot holds {cards_str(self.pot)}, {points(self.pot)} points"
-               if len(self.pot) > 1 else f"{value(d)} points")
+        pot = (f"the pot holds {cards_str(self.pot)}, {_points_word(points(self.pot))}"
+               if len(self.pot) > 1 else _points_word(value(d)))
         return DecisionNode(
             {p: HandChoice(self.hands[p], p) for p in PLAYERS},
             what=f"{d} is turned up ({pot}); both choose a card to play face down",
@@ -220,13 +220,13 @@ class UltimateState(State):
                 ev.append(Event(
                     "unclaimed", "last-tie",
                     f"{c1} ties {c2} on the last diamond: nobody takes the pot "
-                    f"({cards_str(self.pot)}, {pot_pts} points).", None, tuple(self.pot),
+                    f"({cards_str(self.pot)}, {_points_word(pot_pts)}).", None, tuple(self.pot),
                     {"points": pot_pts}))
                 self.turned = None
                 self._finish(ev)
                 return ev
             ev.append(Event("tie", "tie",
-                            f"{c1} ties {c2}: the pot ({cards_str(self.pot)}, {pot_pts} points) "
+                            f"{c1} ties {c2}: the pot ({cards_str(self.pot)}, {_points_word(pot_pts)}) "
                             f"and both cards stay for the next diamond.", None, (c1, c2),
                             {"points": pot_pts}))
             ev.append(self._turn_up())
