@@ -328,8 +328,6 @@ SLOW = pytest.mark.slow
      "battle-lines, deck-management, battle, ultimate); did you mean 'ultimate'?"),
     pytest.param(["simulate", "war", "--bots", "heuristic"], "error: war has no decisions (no "
                  "player ever has a choice), so only the random bot plays it", marks=SLOW),
-    pytest.param(["simulate", "battle", "--bots", "search"], "error: battle has no search bot "
-                 "(its ladder: random, heuristic)", marks=SLOW),
     (["simulate", "ultimate", "--bots", "clever"], "error: unknown bot 'clever' (the ladder: "
      "random, heuristic, search)"),
     pytest.param(["simulate", "ultimate", "--games", "0"], "error: --games, --search-games and "
@@ -338,6 +336,19 @@ SLOW = pytest.mark.slow
 def test_simulate_refuses_plainly(args, message, capsys):
     proc = warbook_here(capsys, *args, "--content", str(ROOT / "content"))
     assert proc.returncode == 1 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+def test_a_game_whose_engine_hides_nothing_has_no_search_bot(capsys, monkeypatch):
+    """Every shipped game with decisions can deal its hidden cards again; an engine without
+    ``determinize`` (a designer's, say) gets no search bot, and the command says why."""
+    from builder.engine import battle
+
+    monkeypatch.setattr(battle.GAME, "determinize", None)
+    proc = warbook_here(capsys, "simulate", "battle", "--bots", "search", "--content",
+                        str(ROOT / "content"))
+    assert proc.returncode == 1
+    assert "error: battle has no search bot (its ladder: random, heuristic)" in proc.stderr
 
 
 # --------------------------------------------------------------------------- the products
