@@ -180,7 +180,8 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
           ink: str = "full", quiet: bool = False, four_colour: bool = False,
-          reuse: bool = True, site_only: bool = False, site_url: str | None = None) -> int:
+          reuse: bool = True, site_only: bool = False, site_url: str | None = None,
+          print_shop: bytes | None = None) -> int:
     """Render everything into ``out``; returns 0. Raises :class:`BuildError` (and leaves
     ``out`` as it was) when any stage fails, in this process or a forked one.
 
@@ -189,7 +190,9 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
     rendered again. ``game`` renders that game's rulebook, components and the website;
     the compendium and the deck are carried over from the previous output as they are.
     ``site_only`` renders the website alone and carries everything else over (``serve``
-    shows the new page first, then builds the rest)."""
+    shows the new page first, then builds the rest). ``print_shop`` (a CMYK ICC profile)
+    also writes ``print-shop/``: a PDF/X-4 CMYK copy of every PDF (see ``printshop``); a
+    build without it leaves no ``print-shop/`` behind, so no copy outlives its PDF."""
     from . import incremental as inc
     from .render import fonts
     from .render.book.glyphs import face
@@ -256,6 +259,10 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
                                 done=done_books)
         for child in children:
             child.join()
+        if print_shop is not None:
+            from .render.printshop import separate_all
+
+            separate_all(pdf_dir, staging / "print-shop", print_shop, say=say)
         keys["site"] = inputs.key("site", pdf_stamps(pdf_dir))
         if reuse and old.intact("site", keys["site"], out):
             reused.add("site")
@@ -269,7 +276,7 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
                 kept, rewritten = inc.keep_unchanged(out, staging, "site")
                 site_note = f"site/: {rewritten} files rewritten, {kept} unchanged"
         with open(staging / ".replace-dirs", "a") as f:
-            f.write("site\n")
+            f.write("site\nprint-shop\n")
         for u in units:
             entry = {"key": keys[u], "files": inc.stat_files(staging, inc.unit_files(u, staging))}
             if u.startswith("book:"):

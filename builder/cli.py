@@ -165,7 +165,16 @@ def cmd_build(args) -> int:
         print(f"error: --site-url: {e}", file=sys.stderr)
         return 1
     ink = getattr(args, "ink", "full")
-    if args.game is None and not args.clean:
+    shop = None
+    if getattr(args, "print_shop", False) or getattr(args, "cmyk_profile", None):
+        from .render.printshop import PrintShopError, cmyk_profile
+
+        try:  # before the build, so that a missing profile costs nothing
+            shop = cmyk_profile(args.cmyk_profile)
+        except PrintShopError as e:
+            print(e, file=sys.stderr)
+            return 1
+    if args.game is None and not args.clean and shop is None:
         n = up_to_date(Path(args.content), Path(args.out), args.paper, ink, args.four_colour,
                        site_url)
         if n is not None:
@@ -184,7 +193,7 @@ def cmd_build(args) -> int:
     try:
         return build(report, Path(args.out), paper=args.paper or report.content.book.paper,
                      game=args.game, ink=ink, four_colour=args.four_colour,
-                     reuse=not args.clean, site_url=site_url)
+                     reuse=not args.clean, site_url=site_url, print_shop=shop)
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
         if e.internal:
@@ -322,6 +331,12 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--site-url", metavar="URL",
                    help="the website's public address, such as https://example.org/rules/ "
                         "(for canonical links, sitemap.xml and preview images)")
+    b.add_argument("--print-shop", action="store_true",
+                   help="also write print-shop/: every PDF as PDF/X-4, its colours separated "
+                        "into CMYK, with the CMYK profile as output intent")
+    b.add_argument("--cmyk-profile", metavar="FILE",
+                   help="the CMYK ICC profile for --print-shop (default: Ghostscript's "
+                        "default_cmyk.icc from Debian's libgs10-common)")
     b.set_defaults(func=cmd_build)
 
     s = sub.add_parser("serve", help="build, serve on 127.0.0.1, rebuild and reload the "

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from builder.engine.core import (Card, DecisionFormatError, IntRange, OneOf, OrderOf,
+from builder.engine.core import (Card, DecisionFormatError, Event, IntRange, OneOf, OrderOf,
                                  SubsetOf, forced_value, parse_cards)
 
 
@@ -83,3 +83,9 @@ def test_order_of():
     assert one.is_forced() and one.enumerate() == [tuple(cards("9D"))]
     assert forced_value(one) == tuple(cards("9D"))
     assert forced_value(OneOf(["turn"], rule="r")) == "turn"
+
+
+def test_narration_names_the_players_or_numbers_them():
+    ev = Event("reveal", "turn-up", "{p1} turns up KS against {p12}'s {card}.", "p1")
+    assert ev.narrate({"p1": "Ann"}) == "Ann turns up KS against Player 12's {card}."
+    assert ev.narrate() == "Player 1 turns up KS against Player 12's {card}."

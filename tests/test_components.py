@@ -476,12 +476,12 @@ def test_two_back_designs_and_the_gutter_fold(build):
         designs |= {name for name, _, _ in backs}
     assert len(designs) == 2
     fold = pypdf.PdfReader(str(out / "pdf" / "pnp-deck-gutterfold.pdf"))
-    assert len(fold.pages) == 1 + 2 * 18
+    assert len(fold.pages) == 1 + 2 * 13   # four cards a landscape page (issue 14)
     page, shapes, forms = page_info(fold, 1)
     h = float(page.mediabox.height) / K
     faces = [bb for _, bb, m in forms if m[0] > 0]
     backs = [bb for _, bb, m in forms if m[0] < 0]       # turned half round
-    assert len(faces) == len(backs) == 3
+    assert len(faces) == len(backs) == 4
     for (fx0, fy0, fx1, fy1), (bx0, by0, bx1, by1) in zip(sorted(faces), sorted(backs)):
         assert near((fx0 + fx1) / 2, (bx0 + bx1) / 2, 0.01)
         assert near((fy0 + fy1) / 2 + (by0 + by1) / 2, h, 0.01)   # mirrored across the fold
@@ -492,8 +492,16 @@ def test_stone_tokens_measure(build):
     reader = pypdf.PdfReader(str(out / "pdf" / "winning-the-battle-components.pdf"))
     page, shapes, _ = page_info(reader, 1)
     marks = marks_of(shapes)
-    xs = _sorted_positions(m.pts[0][0] for m in marks if near(m.pts[0][0], m.pts[1][0], 1e-3))
-    ys = _sorted_positions(m.pts[0][1] for m in marks if near(m.pts[0][1], m.pts[1][1], 1e-3))
+    # the sheet also holds the player aids, in a band below the tokens (issue 14: five
+    # tokens no longer fill a sheet): the tokens' marks are those above the tokens (their
+    # vertical lines) and those level with them (their horizontal lines); y runs down
+    ring_y = [(s.bbox[1] + s.bbox[3]) / 2 for s in shapes if s.kind in ("stroke", "both")
+              and near(s.bbox[2] - s.bbox[0], 25) and near(s.bbox[3] - s.bbox[1], 25)]
+    lo, hi = min(ring_y) - 16.5, max(ring_y) + 16.5
+    xs = _sorted_positions(m.pts[0][0] for m in marks if near(m.pts[0][0], m.pts[1][0], 1e-3)
+                           and max(m.pts[0][1], m.pts[1][1]) < lo)
+    ys = _sorted_positions(m.pts[0][1] for m in marks if near(m.pts[0][1], m.pts[1][1], 1e-3)
+                           and lo - 0.5 <= m.pts[0][1] <= hi + 0.5)
     # three columns and two rows of 33 mm cut boxes, 6 mm apart
     assert len(xs) == 6 and len(ys) == 4
     assert [round(b - a, 1) for a, b in zip(xs, xs[1:])] == [33, 6, 33, 6, 33]
@@ -526,7 +534,7 @@ def test_every_sheet_is_labelled_and_lists_its_components(build, report):
         assert "Component" in first and "Count" in first
     text = " ".join(pypdf.PdfReader(str(out / "pdf" / "winning-the-battle-components.pdf"))
                     .pages[1].extract_text().split())
-    assert "Sheet 2 of 4: stone tokens, fronts" in text
+    assert "Sheet 2 of 3: stone tokens, fronts; player aids" in text  # packed (issue 14)
     deck = pypdf.PdfReader(str(out / "pdf" / "pnp-deck.pdf"))
     for i, page in enumerate(deck.pages, 1):
         assert f"Sheet {i} of {len(deck.pages)}:" in " ".join(page.extract_text().split())
@@ -536,7 +544,7 @@ def test_aids_quote_the_quick_reference(build, report):
     out, _ = build
     game = report.content.game("winning-the-battle")
     reader = pypdf.PdfReader(str(out / "pdf" / "winning-the-battle-components.pdf"))
-    text = " ".join(reader.pages[3].extract_text().split())
+    text = " ".join(reader.pages[1].extract_text().split())  # with the stone tokens
     for line in game.quickref:
         words = re.findall(r"[A-Za-z]{5,}", line)[:4]
         for w in words:

@@ -17,7 +17,7 @@ import pytest
 
 from builder.check import run_check
 from builder.engine import registered_engines
-from builder.engine.core import play_game, random_bot
+from builder.engine.core import Card, play_game, random_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = registered_engines()
@@ -54,6 +54,24 @@ def documented(slug: str) -> tuple[dict[str, set[str]], set[str]]:
 ENDS: dict[str, list] = {}
 
 
+def documented_view(slug: str) -> dict[str, set[str] | None]:
+    """View key (``{p}`` for each player) -> the words its value may be, where the page
+    lists them in backticks (None: a number, a pile or free text)."""
+    title = GAMES[slug].title
+    page = sections()
+    section = page.get(title) or next(v for k, v in page.items() if k.endswith(title)
+                                      or title.endswith(k))
+    out = {}
+    for keys, value, *_ in table(section, "View keys"):
+        words = set(re.findall(r"`([a-z0-9 -]+)`", re.sub(r"\([^)]*\)", "", value)))
+        for key in re.findall(r"`([^`]+)`", keys):     # a row may name several keys
+            out[key] = words or None
+    return out
+
+
+VIEWS: dict[str, list] = {}
+
+
 def produced(slug: str) -> list:
     game = GAMES[slug]
     out = []
@@ -64,6 +82,7 @@ def produced(slug: str) -> list:
 
             def keep(state, node, decided, events):
                 out.extend(events)
+                VIEWS.setdefault(slug, []).append(state.view())
 
             state, _ = play_game(game, opts, seed, bots, on_step=keep)
             ends.append((state.result, out[-1] if out else None))
@@ -94,10 +113,14 @@ def test_every_event_is_as_documented(slug, shipped_events):
     for ev in produced(slug) + shipped_events.get(slug, []):
         assert ev.kind in events, f"{slug}: event kind '{ev.kind}' is not documented"
         assert set(ev.data) == events[ev.kind] or ev.kind == "game-over" and \
-            set(ev.data) <= events[ev.kind], (
+            "winner" in ev.data and set(ev.data) <= events[ev.kind], (
             f"{slug}: a '{ev.kind}' event has data {sorted(ev.data)}; the docs list "
             f"{sorted(events[ev.kind])}")
         assert not ev.rule or ev.rule in rules, f"{slug}: '{ev.kind}' cites '{ev.rule}'"
+        assert isinstance(ev.cards, (tuple, list)) and all(isinstance(c, Card)
+                                                           for c in ev.cards), (slug, ev)
+        if ev.kind == "game-over":
+            assert ev.data["winner"] == "draw" or re.fullmatch(r"p\d", ev.data["winner"]), ev
         seen[ev.kind].add(ev.rule)
     missing = set(events) - set(seen)
     assert not missing, f"{slug}: documented events never seen: {sorted(missing)}"
@@ -108,3 +131,22 @@ def test_every_event_is_as_documented(slug, shipped_events):
         assert isinstance(result.reason, str) and result.reason.strip(), (slug, result)
         assert last is not None and last.kind == "game-over" and last.rule == result.rule, \
             (slug, result, last)
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_every_view_is_as_documented(slug):
+    """The view keys an example's ``expect:`` may check are the page's "View keys", each
+    word-valued key holding one of the words the page lists (or a player id)."""
+    doc = documented_view(slug)
+    produced(slug)
+    for view in VIEWS[slug]:
+        players = sorted({k.split(".")[0] for k in view if re.match(r"p\d\.", k)})
+        expanded = {}
+        for key, words in doc.items():
+            for p in (players if "{p}" in key else [None]):
+                expanded[key.replace("{p}", p) if p else key] = words
+        assert set(view) == set(expanded), (slug, sorted(set(view) ^ set(expanded)))
+        for key, words in expanded.items():
+            value = view[key]
+            if words and isinstance(value, str):
+                assert value in words or re.fullmatch(r"p\d", value), (slug, key, value, words)

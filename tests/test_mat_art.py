@@ -17,7 +17,7 @@ import pytest
 
 from builder.check import run_check
 from builder.render.pnp import art
-from builder.render.pnp.kinds import ArtContext
+from builder.render.pnp.kinds import MAT_DRAW, ArtContext
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -42,7 +42,8 @@ def mats():
                 params.update(extra)
                 colour = game.player_colours.get(pid, game.accent) if pid else game.accent
                 w, h = p["size"]
-                ctx = ArtContext(art, art.Ink("full"), w, h, colour, game.accent,
+                # the drawing helpers as the build gives them to a mat (no word under 9 pt)
+                ctx = ArtContext(MAT_DRAW, art.Ink("full"), w, h, colour, game.accent,
                                  dict(game.player_colours), dict(game.player_names), pid, params)
                 which = pid or "-".join(f"{k}={v}" for k, v in sorted(extra.items())) or "one"
                 yield pytest.param(fn, ctx, p.get("panel"), id=f"{game.slug}-{p['art']}-{which}")
@@ -136,3 +137,27 @@ def test_a_mat_is_drawn_on_itself_and_leaves_room(fn, ctx, panel):
                 min(a[3], b[3]) - max(a[1], b[1]) > tol
             assert not overlap, f"card spaces overlap: {a} and {b}"
     assert all((el.text or "").strip() for kind, *_, el in drawn if kind == "text")
+
+
+# --------------------------------------------------------------------------- reviewed drawings
+SNAPSHOTS = ROOT / "tests" / "snapshots" / "mats"
+
+
+@pytest.mark.parametrize("fn,ctx,panel", list(mats()))
+def test_each_mat_is_drawn_as_reviewed(fn, ctx, panel, request):
+    """Each mat's drawing is the one a person last looked at (insta-style recorded
+    expectations): ``WARBOOK_RECORD=1 pytest tests/test_mat_art.py`` records the drawings
+    after a change to an art hook, ``python scripts/review_mats.py`` prints them all on one
+    PDF to look at, and the diff of tests/snapshots/mats/ goes in the same commit."""
+    import os
+
+    name = request.node.callspec.id + ".svg"
+    drawn = art.svg(ctx.w, ctx.h, fn(ctx))
+    path = SNAPSHOTS / name
+    if os.environ.get("WARBOOK_RECORD"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(drawn + "\n")
+    assert path.exists(), f"no reviewed drawing {path.name}: record it (WARBOOK_RECORD=1)"
+    assert drawn + "\n" == path.read_text(), (
+        f"{name} is not the drawing last reviewed: look at it (scripts/review_mats.py) and "
+        f"record it if it is right (WARBOOK_RECORD=1)")

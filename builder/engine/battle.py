@@ -835,3 +835,15 @@ def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, s
 
 
 GAME.describe = describe
+
+
+def marks(events, table) -> dict[str, str]:
+    """The card that won the turn and the cards killed (``GameDef.marks``)."""
+    out: dict[str, str] = {}
+    for e in events:
+        if e.kind in ("win", "battle-win", "kill"):
+            out.update({str(c): "kill" if e.kind == "kill" else "win" for c in e.cards})
+    return out
+
+
+GAME.marks = marks

@@ -720,6 +720,10 @@ class GameDef:
     #: options)`` returns ``[(player id or "", text)]`` (see ``words.py``); default: the
     #: view's keys and values as they are
     describe: Callable[[dict[str, Any], dict[str, Any]], list[tuple[str, str]]] | None = None
+    #: what a step's diagram marks besides the cards that move: ``marks(events, table)``
+    #: (the step's events, the table the diagram shows) returns ``{card code: "win" |
+    #: "kill"}``, the card that won and the cards put out of the game; default: none
+    marks: Callable[[list["Event"], list["Zone"]], dict[str, str]] | None = None
 
     def resolve(self, options: dict[str, Any] | None) -> dict[str, Any]:
         return resolve_options(self.options, options)

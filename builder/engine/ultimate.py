@@ -581,3 +581,13 @@ def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, s
 
 
 GAME.describe = describe
+
+
+def marks(events, table) -> dict[str, str]:
+    """The bid that took the pot: the winner's card played (``GameDef.marks``)."""
+    from .words import winner_reveal
+
+    return winner_reveal(events, shown_kinds=("play",))
+
+
+GAME.marks = marks

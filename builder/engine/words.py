@@ -82,3 +82,18 @@ def result_line(view: dict[str, Any]) -> str:
     if r == "draw":
         return "game over: a draw"
     return ""
+
+
+def winner_reveal(events: Iterable[Any], win_kinds: tuple[str, ...] = ("take",),
+                  shown_kinds: tuple[str, ...] = ("reveal",)) -> dict[str, str]:
+    """The ``marks`` of a trick game: for each event that gives a player the cards (one of
+    ``win_kinds``), the last card that player showed before it (one of ``shown_kinds``)
+    won it."""
+    shown: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for e in events:
+        if e.kind in shown_kinds and e.player and e.cards:
+            shown[e.player] = str(e.cards[-1])
+        elif e.kind in win_kinds and e.player in shown:
+            out[shown[e.player]] = "win"
+    return out

@@ -49,6 +49,9 @@ class CardView:
     up: bool
     #: the card left this place when the step resolved (the diagram shows the reveal)
     moved: bool = False
+    #: what the step did to the card, as the engine's ``marks`` says: "win" (the card that
+    #: won), "kill" (put out of the game) or ""
+    mark: str = ""
 
 
 @dataclass
@@ -73,6 +76,8 @@ class Diagram:
     #: "reveal": the diagram shows the cards as they are revealed, before the step
     #: resolves (cards that then move are marked); "": the table as it lies
     moment: str = ""
+    #: the kinds of mark the diagram shows ("kill", "moved", "win"), for its key
+    marks: list[str] = field(default_factory=list)
 
     def width(self, card: float, gap: float) -> float:
         """The diagram's width for a card width and a gap between columns."""
@@ -80,16 +85,20 @@ class Diagram:
 
     def geometry(self, card: float = 10.0, ratio: float = 1.4, gap: float = 1.6,
                  label: float = 6.0, foot: float = 2.8, empty: float = 6.0,
-                 stack_step: float = 3.5, pad: float = 1.2) -> "Geometry":
+                 stack_step: float = 3.5, pad: float = 1.2,
+                 min_widths: list[float] | None = None) -> "Geometry":
         """Every zone and card placed in absolute coordinates (in the unit of ``card``).
 
         Print uses this: absolutely placed boxes cost WeasyPrint one layout each, where
         inline blocks would be measured again and again."""
         ch = card * ratio
+        # each column as wide as its cards, or as ``min_widths`` asks (room for its words)
+        cw = [max(w * card, (min_widths or [])[j] if j < len(min_widths or []) else 0.0)
+              for j, w in enumerate(self.widths)]
         xs, x = [], pad
-        for w in self.widths:
+        for w in cw:
             xs.append(x)
-            x += w * card + gap
+            x += w + gap
         width = x - gap + pad
         placed: list[PlacedZone] = []
         y = pad
@@ -98,7 +107,7 @@ class Diagram:
             heights = []
             for j, z in zones:
                 if z.style == "tokens" and z.tokens:
-                    rows = _token_rows(z.tokens, self.widths[j])
+                    rows = _token_rows(z.tokens, cw[j] / card)
                     heights.append(rows * TOKEN * card + (rows - 1) * TOKEN_GAP * card)
                 elif not z.cards:
                     heights.append(empty)
@@ -112,7 +121,7 @@ class Diagram:
             foot_h = (foot * 2 if has_note else foot) if has_foot else 0
             row_h = label + body + foot_h
             for (j, z), h in zip(zones, heights):
-                zw = self.widths[j] * card
+                zw = cw[j]
                 cards = []
                 if z.style == "fan":
                     span = card + (len(z.cards) - 1) * FAN_STEP * card
@@ -305,7 +314,8 @@ class Presenter:
             if k in ex.options and v != defaults.get(k):
                 opts.append(f"{labels.get(k, k)}: {v}")
         describe = _describer(g, rep.options)
-        steps = [self.step(s, names, md, describe) for s in rep.steps]
+        hook = getattr(g.gamedef, "marks", None) if g.gamedef is not None else None
+        steps = [self.step(s, names, md, describe, hook) for s in rep.steps]
         return ExampleView(
             id=ex.id, anchor=self.links.anchor(g.slug, "ex-" + ex.id), number=number,
             title=smart(ex.title), intro=md.block(ex.intro), outro=md.block(ex.outro),
@@ -316,7 +326,7 @@ class Presenter:
         )
 
     def step(self, s: StepRecord, names: dict[str, str], md: Markdown,
-             describe: Callable | None = None) -> StepView:
+             describe: Callable | None = None, marks: Callable | None = None) -> StepView:
         describe = describe or (lambda view, names: [(w, prose(t)) for w, t in state_strip(view, names)])
         narration = [prose(e.narrate(names)) for e in s.events if e.text]
         decided = Markup("")
@@ -324,14 +334,18 @@ class Presenter:
             decided = prose("Chance: " + "; ".join(_fmt(v) for v in s.decisions.values()))
         return StepView(
             index=s.index, kind=s.kind, narration=narration, comment=md.block(s.comment),
-            diagram=self.diagram(s.table, names, after=s.after), state=describe(s.view, names),
+            diagram=self.diagram(s.table, names, after=s.after,
+                                 marks=marks(s.events, s.table) if marks else None),
+            state=describe(s.view, names),
             repeat=s.repeat, decided=decided, round=s.round, at_reveal=s.after is not None,
         )
 
     def diagram(self, zones: list[Zone], names: dict[str, str],
-                after: list[Zone] | None = None) -> Diagram:
+                after: list[Zone] | None = None, marks: dict[str, str] | None = None) -> Diagram:
         """The table as ``zones`` show it; with ``after`` (the table once the step has
-        resolved), each face-up card that then left its place is marked as moved."""
+        resolved), each face-up card that then left its place is marked as moved; with
+        ``marks`` (card code -> "win" or "kill", from the engine), those face-up cards
+        carry that mark too."""
         stays = {z.id: {c for c, _ in z.cards} for z in after or []}
         if not zones:
             return Diagram(rows=[], cols=0)
@@ -343,9 +357,10 @@ class Presenter:
             for card, up in z.cards:
                 code = str(card) if up else "back"
                 moved = after is not None and up and card not in stays.get(z.id, ())
+                mark = (marks or {}).get(str(card), "") if up else ""
                 cards.append(CardView(code=code, src=self.links.card(code),
                                       alt=card.name() if up else "a face-down card", up=up,
-                                      moved=moved))
+                                      moved=moved, mark=mark))
             if z.style == "pile" and z.count == 0:
                 cards = []
             owner = names.get(z.owner, z.owner or "") if z.owner else ""
@@ -365,7 +380,11 @@ class Presenter:
                     w = max(w, 1 + (len(z.cards) - 1) * FAN_STEP)
             widths.append(round(w, 3))
         return Diagram(rows=rows, cols=len(keep), widths=widths,
-                       moment="reveal" if after is not None else "")
+                       moment="reveal" if after is not None else "",
+                       marks=sorted({c.mark for r in rows for z in r if z for c in z.cards
+                                     if c.mark} | ({"moved"} if any(
+                                         c.moved for r in rows for z in r if z for c in z.cards)
+                                         else set())))
 
 
 #: in a fan, each further card shows this much of the card before it (in card widths)

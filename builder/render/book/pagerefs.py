@@ -13,7 +13,9 @@ pages are known, and each placeholder's text is replaced by its page number:
   (its padding box), so the numbers stand aligned under each other, on the baseline of
   the entry's last line. (The leader dots are a CSS background: WeasyPrint's ``leader()``
   makes a box of every dot, thousands a contents page, which cost more than the rest.)
-- ``data-style="lower-roman"`` prints the number as i, ii, iii (the compendium's front).
+- ``data-style="lower-roman"`` prints the number as i, ii, iii (the compendium's front);
+- ``data-prefix`` goes before the number ("Battle · 1", a part's first page in the
+  compendium's contents, as the part's folios print it).
 
 The placeholder has two digits, the width of most page numbers in a rulebook, so the
 difference is small: the line's length changes by at most the width of one digit.
@@ -66,6 +68,7 @@ def _fill(ref, where: dict[str, int]) -> tuple[boxes.TextBox, float]:
     (box,) = texts
     page = where[anchor]
     text = roman(page) if ref.element.get("data-style") == "lower-roman" else str(page)
+    text = ref.element.get("data-prefix", "") + text  # "Battle · " (the compendium's parts)
     width = _text_width(box, text)
     delta = width - box.width
     box.text = text

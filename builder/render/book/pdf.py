@@ -90,16 +90,89 @@ class BookFetcher(CardFetcher):
         self.cards = CardForms(HTML(string=html, url_fetcher=self).write_pdf(), codes)
 
 
-#: the diagrams' words, set as the print stylesheet set them when they were HTML boxes:
-#: Cabin in capitals, the owner bold on the label's first line, the place below it
+#: the diagrams' words: Cabin, the owner bold on the label's first line, the place below it.
+#: Nothing in a diagram is set under MIN_PT (issue 14: 7 pt is the least a player reads at
+#: the table); the columns widen to hold the words at that size (``column_widths``).
+MIN_PT = 7.0
 WORDS_INK = "#4a5a47"
 FELT, FELT_EDGE = "#eef3ec", "#c8d3c4"
-LABEL = Style("Cabin-Regular.otf", 4.9, line=4.9 * 1.1 * PT, tracking=0.02, upper=True, ink=WORDS_INK)
-OWNER = Style("Cabin-Bold.otf", 4.9, line=LABEL.line, tracking=0.02, upper=True, ink=WORDS_INK)
-FOOT = Style("Cabin-Regular.otf", 5.4, line=2.5, ink=WORDS_INK)
-EMPTY = Style("Cabin-Regular.otf", 5.5, line=6.0, ink="#7b8c77")
+LABEL = Style("Cabin-Regular.otf", MIN_PT, line=MIN_PT * 1.12 * PT, ink=WORDS_INK)
+OWNER = Style("Cabin-Bold.otf", MIN_PT, line=LABEL.line, ink=WORDS_INK)
+FOOT = Style("Cabin-Regular.otf", MIN_PT, line=MIN_PT * 1.12 * PT, ink=WORDS_INK)
+EMPTY = Style("Cabin-Regular.otf", MIN_PT, line=6.0, ink="#7b8c77")
 #: a label's lines: the owner and two lines of the place's name
 LABEL_LINES = 3
+#: the heights (mm) the geometry gives the labels above the cards and the counts below
+LABEL_H = LABEL_LINES * LABEL.line + 0.4
+FOOT_H = FOOT.line + 0.3
+#: room (mm) left either side of a column's words
+WORD_PAD = 0.6
+
+
+def _lines_width(text: str, style: Style, lines: int) -> float:
+    """The narrowest column (mm) in which ``text`` breaks into at most ``lines`` lines at
+    full size: its longest word at least, widened half a millimetre at a time."""
+    shown = text.upper() if style.upper else text
+    w = max((style.face.width(word, style.size, style.tracking) for word in shown.split()),
+            default=0.0)
+    while len(wrap(text, style, w)) > lines:
+        w += 0.5
+    return w
+
+
+def _foot_words(z) -> str:
+    words = []
+    if z.count is not None and z.style == "pile" and (z.cards or not z.note):
+        words.append(f"{z.count} card{'s' if z.count != 1 else ''}")
+    if z.note:
+        words.append(z.note)
+    return " \u00b7 ".join(words)
+
+
+def column_widths(diagram) -> list[float]:
+    """Each column's least width (mm) for its words at full size: the owner on one line,
+    the place's name on the label's other lines, the count and note on the foot's."""
+    out = []
+    for j in range(diagram.cols):
+        need = 0.0
+        for row in diagram.rows:
+            z = row[j] if j < len(row) else None
+            if z is None:
+                continue
+            lines = LABEL_LINES
+            if z.owner:
+                need = max(need, _lines_width(z.owner, OWNER, 1))
+                lines -= 1
+            need = max(need, _lines_width(z.label, LABEL, lines))
+            if foot := _foot_words(z):
+                need = max(need, _lines_width(foot, FOOT, 2 if z.note else 1))
+            if not z.cards and not z.tokens:
+                need = max(need, EMPTY.face.width("empty", EMPTY.size))
+        out.append(need + 2 * WORD_PAD if need else 0.0)
+    return out
+
+
+def _label_lines(diagram, widths: list[float]) -> int:
+    """The most lines a label of the diagram takes at full size (the owner's one and the
+    place's), at most LABEL_LINES: the labels' band is no taller than its words."""
+    most = 1
+    for j, w in enumerate(widths):
+        for row in diagram.rows:
+            z = row[j] if j < len(row) else None
+            if z is None:
+                continue
+            width = max(w, diagram.widths[j] * 10.0)  # as geometry() sizes the column
+            lines = (1 if z.owner else 0) + (len(wrap(z.label, LABEL, width)) if z.label else 0)
+            most = max(most, min(lines, LABEL_LINES))
+    return most
+
+
+def diagram_geometry(diagram):
+    """A diagram (or a band of one) placed for print, its columns wide enough for its
+    words and its label and foot tall enough for them."""
+    widths = column_widths(diagram)
+    label = _label_lines(diagram, widths) * LABEL.line + 0.4
+    return diagram.geometry(label=label, foot=FOOT_H, min_widths=widths)
 
 
 def diagram_runs(g) -> list[Run]:
@@ -107,26 +180,22 @@ def diagram_runs(g) -> list[Run]:
 
     Each place has its label above its cards (the owner in bold, then what the place is,
     centred in the column and wrapped to it, three lines in all at most); below them how
-    many cards a pile holds and any note; in an empty place the word "empty"."""
+    many cards a pile holds and any note; in an empty place the word "empty". Nothing is
+    set smaller than its style: ``column_widths`` made the columns wide enough."""
     runs: list[Run] = []
     for p in g.zones:
         z = p.zone
         lines = 0
         if z.owner:
-            owner = block(z.owner, OWNER, p.x, p.y, p.w, max_lines=1)
+            owner = block(z.owner, OWNER, p.x, p.y, p.w, max_lines=1, min_scale=1.0)
             runs += owner
             lines = len(owner)
         runs += block(z.label, LABEL, p.x, p.y + lines * LABEL.line, p.w,
-                      max_lines=LABEL_LINES - lines)
-        show_count = z.count is not None and z.style == "pile" and (z.cards or not z.note)
-        words = []
-        if show_count:
-            words.append(f"{z.count} card{'s' if z.count != 1 else ''}")
-        if z.note:
-            words.append(z.note)
-        if words:
-            runs += block(" · ".join(words), FOOT, p.x, p.foot_top + 0.3, p.w,
-                          max_lines=max(1, int((p.foot_h - 0.3) // FOOT.line)))
+                      max_lines=LABEL_LINES - lines, min_scale=1.0)
+        if words := _foot_words(z):
+            runs += block(words, FOOT, p.x, p.foot_top + 0.3, p.w,
+                          max_lines=max(1, int((p.foot_h - 0.3 + 1e-6) // FOOT.line)),
+                          min_scale=1.0)
         elif not p.cards and not p.tokens:
             runs += block("empty", EMPTY, p.empty_x, p.body_top, g.card)
     return runs
@@ -143,10 +212,16 @@ def diagram_art(g) -> Art:
         # round the part of the card left in view
         fan = p.zone.style == "fan"
         for i, (c, x, y) in enumerate(p.cards):
-            if c.moved:
+            if c.moved or c.mark:
                 last = i == len(p.cards) - 1
                 w = g.card if (last or not fan) else FAN_STEP * g.card
-                art.marks.append((x, y, w, g.card_h))
+                # the winning card's own outline replaces the "moved" one
+                if c.mark == "win":
+                    art.wins.append((x, y, w, g.card_h))
+                elif c.moved:
+                    art.marks.append((x, y, w, g.card_h))
+                if c.mark == "kill":
+                    art.kills.append((x, y, w, g.card_h))
         art.tokens += p.tokens
         if not p.cards and not p.tokens:
             art.empties.append((p.empty_x, p.body_top, g.card, g.empty))
@@ -206,7 +281,13 @@ class StepLayout:
 
 
 def step_layout(diagram, text_width: float, max_cols: int) -> StepLayout:
-    geos = [b.geometry() for b in diagram.bands(max_cols)]
+    # bands of at most ``max_cols`` columns, fewer where the words widen the columns past
+    # the text block
+    while True:
+        geos = [diagram_geometry(b) for b in diagram.bands(max_cols)]
+        if max_cols <= 1 or max((g.width for g in geos), default=0) <= text_width:
+            break
+        max_cols -= 1
     dw = max((g.width for g in geos), default=0)
     dh = sum(g.height for g in geos) + 1.5 * max(0, len(geos) - 1)
     return StepLayout(geos, dw, dh, len(geos) == 1 and dw <= text_width * 0.62)

@@ -55,6 +55,12 @@ class Art:
     marks: list[tuple[float, float, float, float]] = field(default_factory=list)
     """(x, y, width, height) of each card marked as moved when the step resolved"""
     mark_ink: str = "#c0392b"
+    wins: list[tuple[float, float, float, float]] = field(default_factory=list)
+    """(x, y, width, height) of the card that won the step: a double green outline"""
+    win_ink: str = "#1e7b34"
+    kills: list[tuple[float, float, float, float]] = field(default_factory=list)
+    """(x, y, width, height) of each card killed (out of the game): crossed out"""
+    kill_ink: str = "#1d1b19"
 
 
 @dataclass
@@ -220,6 +226,21 @@ class _Writer:
             ops.append(f"{_rgb(art.mark_ink)} RG 0.6 w")
             for x, y, w, h in art.marks:
                 ops.append(_rounded(x - 0.35, y - 0.35, w + 0.7, h + 0.7, 1.2) + " S")
+        if art.wins:
+            # the winning card: two green outlines, one outside the card, one inside it
+            ops.append(f"{_rgb(art.win_ink)} RG 0.45 w")
+            for x, y, w, h in art.wins:
+                ops.append(_rounded(x - 0.6, y - 0.6, w + 1.2, h + 1.2, 1.4) + " S")
+                ops.append(_rounded(x + 0.45, y + 0.45, w - 0.9, h - 0.9, 0.8) + " S")
+        if art.kills:
+            # a killed card: crossed out corner to corner, on a white halo so that the cross
+            # reads on a red or black card alike
+            for ink, width in (("#ffffff", 1.3), (art.kill_ink, 0.6)):
+                ops.append(f"{_rgb(ink)} RG {width} w 1 J")
+                for x, y, w, h in art.kills:
+                    ops.append(f"{x + 0.8:.3f} {y + 0.8:.3f} m {x + w - 0.8:.3f} {y + h - 0.8:.3f} l "
+                               f"{x + w - 0.8:.3f} {y + 0.8:.3f} m {x + 0.8:.3f} {y + h - 0.8:.3f} l S")
+            ops.append("0 J")
         ops.append("Q")
         return ops
 

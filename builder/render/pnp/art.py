@@ -23,6 +23,10 @@ INK = "#1a1a1a"
 RED = "#b3202a"
 
 
+#: the least size (pt) of any word on a mat, a track, a token or a player aid (issue 14)
+MAT_MIN_PT = 9.0
+
+
 def n(x: float) -> str:
     r = round(x, 3)
     if r == int(r):
@@ -216,12 +220,12 @@ def _stone_art(side: str, label: str, ink: Ink, stone_fill: str, stone_line: str
         if not ink.low:
             out.append(f'<ellipse cx="{n(c - 2.2)}" cy="{n(c - 3.2)}" rx="2" ry="0.9" '
                        f'fill="#dfe5ea" transform="rotate(-20 {n(c - 2.2)} {n(c - 3.2)})"/>')
-        out.append(text(c, c + 6.6, label.upper(), 6.5, fill=word, weight=700, spacing=0.35))
+        out.append(text(c, c + 7.0, label.upper(), MAT_MIN_PT, fill=word, weight=700, spacing=0.3))
     else:
         for dx, dy, s in ((-4.2, 1.0, 0.85), (4.2, 1.0, 0.85), (0, -3.6, 0.85)):
             out.append(_pebble(c + dx, c + dy - 1.2, 3.4 * s, 2.5 * s, stone_fill, stone_line,
                                0.3, tilt=dx * 2))
-        out.append(text(c, c + 6.8, label.upper(), 6, fill=word, weight=700, spacing=0.3))
+        out.append(text(c, c + 7.2, label.upper(), MAT_MIN_PT, fill=word, weight=700, spacing=0.2))
     return "".join(out)
 
 
@@ -243,7 +247,7 @@ def card_space(ink: Ink, x: float, y: float, label: str, colour: str, *, note: s
                          stroke=ink.c("#bbbbbb") if ink.low else "none",
                          sw=0.3 if ink.low else 0))
     for k, ln in enumerate(note.split("\n") if note else []):
-        body.append(text(cx, y + h - 4 - 3.6 * (len(note.split("\n")) - 1 - k), ln, 7,
+        body.append(text(cx, y + h - 4 - 4.2 * (len(note.split("\n")) - 1 - k), ln, MAT_MIN_PT,
                          fill=ink.c("#444444")))
     inner = "".join(body)
     if turn:

@@ -36,8 +36,8 @@ cut lines (189 x 264 mm). The faces are white to the trim and need no bleed; the
 3 mm past the outside of the block (195 x 270 mm), so a duplex print up to 3 mm out still
 leaves no white edge. On Letter the top and bottom marks of the face sheets are short
 (1.7 mm: the trim is 7.7 mm from the paper's edge) and the back sheets have none there (their
-bleed comes to 4.7 mm from the edge): cut from the face side. The gutter-fold file puts three
-cards a page, faces above a fold line and their backs below it, turned half round.
+bleed comes to 4.7 mm from the edge): cut from the face side. The gutter-fold file puts four
+cards a landscape page, faces above a fold line and their backs below it, turned half round.
 
 PNG exports are always in full colour (they are for screens and Tabletop Simulator); after a
 full-ink build they are cut out of the sheets just written, after a low-ink build the pieces
@@ -706,12 +706,14 @@ def deck_sheets(r: Renderer, paper: str, title: str) -> tuple[list[L.Sheet], lis
                         "game in which each player has a whole deck.", steps)
     duplex_sheets = number_sheets([cover] + duplex)
 
-    # gutter fold: three cards a page, faces above the fold, backs below it, turned
+    # gutter fold: four cards a landscape page, faces above the fold, backs below it,
+    # turned (three a portrait page took 10 sheets more)
     fold: list[L.Sheet] = []
+    per = FOLD_PER
     for design in cardart.BACK_DESIGNS:
-        for k in range(math.ceil(len(cards) / 3)):
-            chunk = cards[k * 3:(k + 1) * 3]
-            first, last = k * 3 + 1, k * 3 + len(chunk)
+        for k in range(math.ceil(len(cards) / per)):
+            chunk = cards[k * per:(k + 1) * per]
+            first, last = k * per + 1, k * per + len(chunk)
             fold.append(_fold_sheet(paper, chunk, lambda c: face_code(c, low),
                                     back_code(design, low), back_bleed,
                                     f"deck {design.upper()}, cards {first}\u2013{last}, "
@@ -724,7 +726,7 @@ def deck_sheets(r: Renderer, paper: str, title: str) -> tuple[list[L.Sheet], lis
     steps_f = [
         f"Print single-sided on {L.PAPER_NAMES[paper]} paper at actual size (100 %). Check "
         f"the square below.",
-        "Each sheet holds three cards: faces above the dashed fold line, their backs below it, "
+        f"Print landscape. Each sheet holds {NUMBER_WORDS.get(FOLD_PER, FOLD_PER)} cards: faces above the dashed fold line, their backs below it, "
         "upside down. Fold along the dashed line with the printing outside, glue the halves "
         "together, then cut along the lines joining the crop marks.",
         "The backs' art runs 3 mm past their cut lines, so a fold a little off leaves no "
@@ -737,16 +739,18 @@ def deck_sheets(r: Renderer, paper: str, title: str) -> tuple[list[L.Sheet], lis
 
 
 FOLD_GAP = 5.0   # from the fold line to the nearest trim, each side
+FOLD_PER = 4     # cards a gutter-fold sheet (landscape: 4 x 63 mm across, 2 x 93 mm down)
+NUMBER_WORDS = {3: "three", 4: "four"}
 
 
 def _fold_sheet(paper: str, chunk: list[Card], face_code, back: str, back_bleed: float,
                 title: str) -> L.Sheet:
     """Faces in a row above the fold, backs below it at the mirror position across the fold
     (same x: a fold along a horizontal line keeps x) and turned half round."""
-    s = L.Sheet(paper, False, title, side="fold")
+    s = L.Sheet(paper, True, title, side="fold")
     w, h = s.size
     fold = h / 2
-    x0 = (w - 3 * CARD_W) / 2
+    x0 = (w - FOLD_PER * CARD_W) / 2
     n_cards = len(chunk)
     b = back_bleed
     for k, c in enumerate(chunk):

@@ -46,6 +46,22 @@ class ArtContext:
     params: dict[str, Any] = field(default_factory=dict)
 
 
+class _MatDraw:
+    """The drawing helpers as a mat's art hook gets them: the module ``art``, except that
+    ``text`` sets no word under ``art.MAT_MIN_PT`` (what a player reads across the table;
+    a game's art may ask for less)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(art, name)
+
+    @staticmethod
+    def text(x: float, y: float, s: str, size_pt: float, **kw: Any) -> str:
+        return art.text(x, y, s, max(size_pt, art.MAT_MIN_PT), **kw)
+
+
+MAT_DRAW = _MatDraw()
+
+
 # --------------------------------------------------------------------------- words
 def section_views(words: Words, sections) -> list[dict[str, Any]]:
     """Sections as the templates print them: a title, its rule reference and its parts,
@@ -169,7 +185,7 @@ def score_track_svg(r: Renderer, game, p: dict, w: float, h: float) -> str:
     out = [art.mat_frame(ink, w, h, accent),
            art.text(margin + 2, 10.5, game.title, 12, anchor="start", weight=700,
                     family=art.SERIF, fill=ink.c(accent)),
-           art.text(w - margin - 2, 10.5, p["name"].upper(), 8, anchor="end", weight=700,
+           art.text(w - margin - 2, 10.5, p["name"].upper(), art.MAT_MIN_PT, anchor="end", weight=700,
                     fill=ink.c("#444444"), spacing=0.5)]
     for k, (value, (col, row)) in enumerate(zip(values, cells)):
         x, y = x0 + col * cell, top + row * cell
@@ -180,7 +196,7 @@ def score_track_svg(r: Renderer, game, p: dict, w: float, h: float) -> str:
         out.append(art.text(x + cell / 2, y + cell / 2 + 2.4, str(value), min(12, cell * 0.9),
                             weight=700 if strong else 400, fill=ink.c(art.INK)))
         if k == 0:
-            out.append(art.text(x + cell / 2, y + cell - 2, "START", 5.5,
+            out.append(art.text(x + cell / 2, y + cell - 2, "START", art.MAT_MIN_PT,
                                 fill=ink.c("#444444"), spacing=0.3))
     return "".join(out)
 
@@ -214,7 +230,7 @@ def mat(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit
         colour = game.player_colours.get(pid, game.accent) if pid else game.accent
         params = dict(p["params"] or {})
         params.update(v["params"])
-        ctx = ArtContext(art, r.ink, w, h, colour, game.accent, dict(game.player_colours),
+        ctx = ArtContext(MAT_DRAW, r.ink, w, h, colour, game.accent, dict(game.player_colours),
                          dict(names), pid, params)
         who = (v["who"] or p["who"] or "").replace("{name}", names.get(pid, "") if pid else "")
         sections = section_views(words, v["text"] or p["text"] or [])
@@ -257,7 +273,7 @@ def round_tracker_svg(r: Renderer, game, p: dict, w: float, h: float) -> str:
     out = [art.mat_frame(ink, w, h, accent),
            art.text(7, 11, game.title, 12, anchor="start", weight=700, family=art.SERIF,
                     fill=ink.c(accent)),
-           art.text(w - 7, 11, "ROUND TRACKER", 8, anchor="end", weight=700,
+           art.text(w - 7, 11, "ROUND TRACKER", art.MAT_MIN_PT, anchor="end", weight=700,
                     fill=ink.c("#444444"), spacing=0.5)]
     per_row = 10
     rounds = p["rounds"]
@@ -274,7 +290,7 @@ def round_tracker_svg(r: Renderer, game, p: dict, w: float, h: float) -> str:
             out.append(art.text(x + cw / 2, y + ch / 2 + 2.2, str(v), 12,
                                 weight=700 if v % 5 == 0 else 400, fill=ink.c(art.INK)))
     y = 16 + lines * (ch + 2) + 5
-    out.append(art.text(x0, y - 1.2, "LAPS (add)", 6.5, anchor="start", weight=700,
+    out.append(art.text(x0, y - 1.2, "LAPS (add)", art.MAT_MIN_PT, anchor="start", weight=700,
                         fill=ink.c("#444444")))
     for k in range(p["laps"]):
         x = x0 + k * cw
@@ -340,4 +356,90 @@ def game_kit(r: Renderer, game, paper: str) -> Kit:
         kit.steps += part.steps
     if not kit.sheets:
         raise ComponentError(f"{game.slug}: the kit makes no sheets")
+    kit.sheets, number = pack(kit.sheets)
+    if any(len(L.bands(s.items)) > 1 for s in kit.sheets):
+        kit.steps.append("A sheet holding two blocks of pieces: cut it in two first, along "
+                         "the line between them, then cut each block on its own lines.")
+    for row in kit.rows:  # the sheets' numbers as packed (the cover is sheet 1)
+        row.sheets = _renumber(row.sheets, {old + 2: new + 2 for old, new in number.items()})
     return kit
+
+
+def _renumber(text: str, number: dict[int, int]) -> str:
+    """A cover row's sheet numbers ("2, 3", "4 to 9") after packing, repeats dropped."""
+    if " to " in text:
+        a, b = (int(v) for v in text.split(" to "))
+        a, b = number.get(a, a), number.get(b, b)
+        return str(a) if a == b else f"{a} to {b}"
+    seen: list[str] = []
+    for v in text.split(", "):
+        v = str(number.get(int(v), int(v))) if v.strip().isdigit() else v
+        if v not in seen:
+            seen.append(v)
+    return ", ".join(seen)
+
+
+def _shift(sheet: L.Sheet, dy: float, band: int | None = None) -> None:
+    for it in sheet.items:
+        it.box = L.Box(it.box.x, it.box.y + dy, it.box.w, it.box.h)
+        if band is not None:
+            it.band = band
+
+
+def pack(sheets: list[L.Sheet]) -> tuple[list[L.Sheet], dict[int, int]]:
+    """Put a single-sided sheet's pieces on the sheet before it (a single sheet, or the
+    front of a duplex pair, whose back then has nothing behind them) when both blocks fit
+    one above the other, :data:`L.BAND_GAP` apart, the stack centred on the page; returns
+    the sheets and, for each sheet given (by index), the index of the sheet it went onto.
+    Five stone tokens no longer take a whole sheet, nor a round tracker."""
+    out: list[L.Sheet] = []
+    number: dict[int, int] = {}
+    for i, s in enumerate(sheets):
+        host = None
+        if out and out[-1].side in ("single", "front"):
+            host = -1
+        elif len(out) > 1 and out[-1].side == "back" and out[-2].side == "front":
+            host = -2
+        if (host is not None and s.side == "single" and s.items and not s.html
+                and out[host].landscape == s.landscape and not out[host].html
+                and out[host].fold_y is None and s.fold_y is None and _stack(out, host, s)):
+            number[i] = len(out) + host
+        else:
+            out.append(s)
+            number[i] = len(out) - 1
+    return out, number
+
+
+def _stack(out: list[L.Sheet], host: int, s: L.Sheet) -> bool:
+    """Stack ``s`` under the sheet ``out[host]`` if the two fit and the layout proves sound."""
+    import copy
+
+    h = out[host]
+    top, low = h.bleed_box(), s.bleed_box()
+    _, page_h = h.size
+    total = top.h + L.BAND_GAP + low.h
+    y0 = (page_h - total) / 2
+    trial, piece = copy.deepcopy(h), copy.deepcopy(s)
+    bands = len(L.bands(trial.items))
+    _shift(trial, y0 - top.y)
+    _shift(piece, y0 + top.h + L.BAND_GAP - low.y, band=bands)
+    trial.items += piece.items
+    trial.title = f"{h.title}; {s.title}"
+    trial.number, trial.total = 99, 99  # the label's room, at its widest
+    try:
+        L.finish(trial)
+    except L.LayoutError:
+        return False
+    trial.marks, trial.label = [], None
+    out[host] = trial
+    if host == -2:  # the back stays behind the front's pieces
+        back = copy.deepcopy(out[-1])
+        _shift(back, y0 - top.y)
+        try:
+            L.finish(back)
+        except L.LayoutError:
+            out[host] = h
+            return False
+        back.marks, back.label = [], None
+        out[-1] = back
+    return True

@@ -102,6 +102,7 @@ class Item:
     size_label: str = ""     # "63 x 88 mm", for lists and tests
     ref: str = ""            # a shared artwork (a card), placed once per use as a PDF form
     ref_bleed: float = 0.0   # how far that artwork runs past the trim on every side
+    band: int = 0            # the block of the sheet it is in (see ``bands``)
 
     @property
     def art(self) -> Box:
@@ -262,10 +263,29 @@ def cut_lines(items: Iterable[Item]) -> tuple[list[float], list[float]]:
     return xs, ys
 
 
+def bands(items: Iterable[Item]) -> list[list[Item]]:
+    """The sheet's blocks, top to bottom. A sheet packed with the pieces of two components
+    (``pack``) holds them in bands one above the other, :data:`BAND_GAP` apart: the paper
+    is first cut apart between the bands (a horizontal cut line, marked in the side
+    margins), then each band on its own lines, whose marks stand just above and below it."""
+    by: dict[int, list[Item]] = {}
+    for it in items:
+        by.setdefault(it.band, []).append(it)
+    return [by[k] for k in sorted(by)]
+
+
+#: clear paper between the art of two bands: a crop mark and its gap on each side
+BAND_GAP = 2 * (MARK_GAP + MARK_LEN) + 2.0
+
+
 def crop_marks(sheet: Sheet) -> list[Mark]:
-    """A mark at both ends of every cut line, in the margin outside all the art."""
+    """A mark at both ends of every cut line, in the margin outside all the art; on a sheet
+    of several bands, each band's vertical lines are marked just above and below the band."""
     if not sheet.items:
         return []
+    groups = bands(sheet.items)
+    if len(groups) > 1:
+        return _band_marks(sheet, groups)
     art = sheet.bleed_box()
     pr = sheet.printable
     xs, ys = sheet.cut_lines()
@@ -289,6 +309,30 @@ def crop_marks(sheet: Sheet) -> list[Mark]:
             s = span(inner, limit, sign)
             if s:
                 marks.append(Mark(s[0], y, s[1], y))
+    return marks
+
+
+def _band_marks(sheet: Sheet, groups: list[list[Item]]) -> list[Mark]:
+    pr = sheet.printable
+    arts = [union(i.art for i in g) for g in groups]
+    marks = []
+    for k, (g, art) in enumerate(zip(groups, arts)):
+        above = arts[k - 1].bottom + MARK_GAP if k else pr.y
+        below = arts[k + 1].y - MARK_GAP if k + 1 < len(arts) else pr.bottom
+        xs, ys = cut_lines(g)
+        for x in xs:
+            for inner, limit, sign in ((art.y, above, -1), (art.bottom, below, 1)):
+                start = inner + sign * MARK_GAP
+                length = min(MARK_LEN, (limit - start) * sign,
+                             (BAND_GAP / 2 - MARK_GAP) if limit not in (pr.y, pr.bottom) else MARK_LEN)
+                if length >= MARK_MIN - EPS:
+                    marks.append(Mark(x, start, x, start + sign * length))
+        for y in ys:
+            for inner, limit, sign in ((art.x, pr.x, -1), (art.right, pr.right, 1)):
+                start = inner + sign * MARK_GAP
+                length = min(MARK_LEN, (limit - start) * sign)
+                if length >= MARK_MIN - EPS:
+                    marks.append(Mark(start, y, start + sign * length, y))
     return marks
 
 
@@ -396,14 +440,23 @@ def check_sheet(sheet: Sheet) -> None:
             # art may only run under a neighbour's art where both share a cut line
             if a.art.overlaps(b.box, 0.01) or b.art.overlaps(a.box, 0.01):
                 problems.append(f"the bleed of {a.name} or {b.name} runs onto the other")
-    xs, ys = sheet.cut_lines()
-    for it in sheet.items:
-        for x in xs:
-            if it.box.x + 0.01 < x < it.box.right - 0.01:
-                problems.append(f"vertical cut line x={x:.2f} cuts through {it.name}")
-        for y in ys:
-            if it.box.y + 0.01 < y < it.box.bottom - 0.01:
-                problems.append(f"horizontal cut line y={y:.2f} cuts through {it.name}")
+    groups = bands(sheet.items)
+    for k, group in enumerate(groups):
+        # a band's cut lines run through its own band only (the bands are cut apart first);
+        # the bands stand apart, so that the cut between them runs through nothing
+        xs, ys = cut_lines(group)
+        for it in group:
+            for x in xs:
+                if it.box.x + 0.01 < x < it.box.right - 0.01:
+                    problems.append(f"vertical cut line x={x:.2f} cuts through {it.name}")
+        for it in sheet.items:
+            for y in ys:
+                if it.box.y + 0.01 < y < it.box.bottom - 0.01:
+                    problems.append(f"horizontal cut line y={y:.2f} cuts through {it.name}")
+        if k:
+            gap = union(i.art for i in group).y - union(i.art for i in groups[k - 1]).bottom
+            if gap < BAND_GAP - 0.01:
+                problems.append(f"band {k + 1} stands {gap:.1f} mm below the one above it")
     for m in sheet.marks:
         mb = m.box()
         if not mb.inside(pr):
