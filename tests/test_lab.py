@@ -305,7 +305,7 @@ def test_a_false_claim_fails_at_its_line_with_the_measured_figure(tmp_path, caps
 def test_every_shipped_claim_holds():
     proc = warbook("check", "--balance", "--games", "600")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "22 borne out, 0 not" in proc.stdout
+    assert "26 borne out, 0 not" in proc.stdout
 
 
 # --------------------------------------------------------------------------- the command
@@ -328,8 +328,6 @@ SLOW = pytest.mark.slow
      "battle-lines, deck-management, battle, ultimate); did you mean 'ultimate'?"),
     pytest.param(["simulate", "war", "--bots", "heuristic"], "error: war has no decisions (no "
                  "player ever has a choice), so only the random bot plays it", marks=SLOW),
-    pytest.param(["simulate", "battle", "--bots", "search"], "error: battle has no search bot "
-                 "(its ladder: random, heuristic)", marks=SLOW),
     (["simulate", "ultimate", "--bots", "clever"], "error: unknown bot 'clever' (the ladder: "
      "random, heuristic, search)"),
     pytest.param(["simulate", "ultimate", "--games", "0"], "error: --games, --search-games and "
@@ -338,6 +336,19 @@ SLOW = pytest.mark.slow
 def test_simulate_refuses_plainly(args, message, capsys):
     proc = warbook_here(capsys, *args, "--content", str(ROOT / "content"))
     assert proc.returncode == 1 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+def test_a_game_whose_engine_hides_nothing_has_no_search_bot(capsys, monkeypatch):
+    """Every shipped game with decisions can deal its hidden cards again; an engine without
+    ``determinize`` (a designer's, say) gets no search bot, and the command says why."""
+    from builder.engine import battle
+
+    monkeypatch.setattr(battle.GAME, "determinize", None)
+    proc = warbook_here(capsys, "simulate", "battle", "--bots", "search", "--content",
+                        str(ROOT / "content"))
+    assert proc.returncode == 1
+    assert "error: battle has no search bot (its ladder: random, heuristic)" in proc.stderr
 
 
 # --------------------------------------------------------------------------- the products
@@ -351,7 +362,9 @@ def test_every_rulebook_has_its_numbers_with_charts_as_vector_text(built, slug):
 
     r = PdfReader(str(built / "pdf" / f"{slug}-rules.pdf"))
     pages = [p.extract_text() for p in r.pages]
-    where = [i for i, t in enumerate(pages) if "By the numbers" in t]
+    # the section's pages (the contents page lists it too)
+    where = [i for i, t in enumerate(pages)
+             if "By the numbers" in t and not t.startswith("Contents")]
     assert where, "no By the numbers section"
     text = " ".join(pages[where[0]:where[0] + 3])
     # the charts' own words, set as text in the PDF (not pictures of words)
@@ -387,3 +400,99 @@ def test_every_game_page_has_its_charts_and_no_script(built, slug):
     assert section.count('class="pygal-chart"') == {"war": 2, "peace": 2, "ultimate": 2}.get(slug, 3)
     assert "<script" not in section and "javascript:" not in section
     assert "Player 1" in section and "<text" in section
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+def test_by_the_numbers_is_in_every_rulebooks_contents(built, slug):
+    """The contents page lists By the numbers between the examples and the glossary, with
+    the page its heading landed on (read from the PDF's bookmarks)."""
+    import re
+
+    from pypdf import PdfReader
+
+    r = PdfReader(str(built / "pdf" / f"{slug}-rules.pdf"))
+    landed = [r.get_destination_page_number(m) for m in r.outline
+              if not isinstance(m, list) and m.title == "By the numbers"]
+    assert len(landed) == 1
+    toc = r.pages[1].extract_text()
+    assert toc.startswith("Contents")
+    labels = [m.group(1).strip() for m in re.finditer(r"^(.+?)\s+\d+\s*$", toc, re.M)]
+    assert "By the numbers" in labels
+    i = labels.index("By the numbers")
+    assert labels[i + 1] == "Glossary" and labels[i - 1].startswith("Example")
+    page = re.search(r"^By the numbers\s+(\d+)\s*$", toc, re.M).group(1)
+    assert int(page) == landed[0] + 1  # the folio is the page's number, counted from 1
+
+
+def test_by_the_numbers_is_in_the_compendiums_contents(built):
+    """Under each game's name in the compendium's contents: a By the numbers line."""
+    from pypdf import PdfReader
+
+    r = PdfReader(str(built / "pdf" / "compendium.pdf"))
+    # the contents' pages: those listing the games' golden rules
+    contents = [t for t in (p.extract_text() for p in r.pages[1:5]) if "Golden rules" in t]
+    lines = [" ".join(x.split()) for t in contents for x in t.splitlines()]
+    entries = [x for x in lines if x.startswith("By the numbers ")]
+    assert len(entries) == len(GAME_SLUGS)
+    assert all(x.rsplit(" ", 1)[1].isdigit() for x in entries)
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+def test_every_game_pages_contents_lists_by_the_numbers(built, slug):
+    """The page's contents nav links to By the numbers, after the worked examples and
+    before the glossary, and the link lands on the section's heading."""
+    from html.parser import HTMLParser
+
+    class Page(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.ids, self.links, self.depth, self.href = set(), [], 0, None
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if a.get("id"):
+                self.ids.add(a["id"])
+            if tag == "nav" and a.get("id") == "toc":
+                self.depth = 1
+            elif tag == "nav" and self.depth:
+                self.depth += 1
+            if self.depth and tag == "a":
+                self.href = a.get("href")
+                self.links.append([self.href, ""])
+
+        def handle_endtag(self, tag):
+            if tag == "nav" and self.depth:
+                self.depth -= 1
+            if tag == "a":
+                self.href = None
+
+        def handle_data(self, data):
+            if self.href is not None:
+                self.links[-1][1] += data
+
+    page = Page()
+    page.feed((built / "site" / f"{slug}.html").read_text(encoding="utf-8"))
+    hrefs = [h for h, _ in page.links]
+    assert ["#by-the-numbers", "By the numbers"] in page.links
+    i = hrefs.index("#by-the-numbers")
+    assert hrefs[i + 1] == "#glossary" and hrefs.index("#worked-examples") < i
+    assert "by-the-numbers" in page.ids
+
+
+def test_the_skill_reading_weighs_the_decided_games_where_many_are_drawn():
+    """Worked by hand: of 200 games the stronger bot wins 95, 58 are drawn, it loses 47.
+    It wins under half of all games, yet 95 of the 142 decided ones: 66.9 %, Wilson 95 %
+    interval about [58.8 %, 74.1 %], all above the fair 50 %."""
+    from builder.lab.simulate import skill_figures
+    from builder.lab.text import skill_sentence
+
+    recs = ([(1, 1, i % 2, False) for i in range(95)]
+            + [(1, 1, -1, False) for _ in range(95, 153)]
+            + [(1, 1, (i + 1) % 2, False) for i in range(153, 200)])
+    k = skill_figures("heuristic", "random", recs, 2, 0.95)
+    assert (k["wins"]["count"], k["draws"]["count"], k["decided"]["games"]) == (95, 58, 142)
+    assert k["decided"]["low"] == pytest.approx(0.588, abs=0.001)
+    assert k["decided"]["high"] == pytest.approx(0.741, abs=0.001)
+    assert skill_sentence(k) == (
+        "The heuristic bot wins 47.5 % of games against the random bot and loses 23.5 %, the "
+        "rest drawn: 66.9 % of the games won by anyone (a fair share is 50.0 %): skill tells.")

@@ -683,6 +683,34 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     return HAND_UP if score(state.hand[player][0]) >= deck_score else DECK_UP
 
 
+def determinize(state: State, player: str, rng: random.Random) -> BattleState:
+    """What ``player`` cannot know, dealt again (``GameDef.determinize``, for the search bot).
+
+    Every player's cards are known as a set (a colour or a suit), and the Killed pile, the
+    discard piles and the face-up cards in play lie open, so each opponent's hand and deck
+    together are known as a set, not card by card: those cards (with any they laid face
+    down in a battle) are shuffled among those places, each opponent's on their own (a card
+    always stays with the player of its suit). ``player`` holds their own hand, so only
+    the order of their own deck is dealt again. Everything open and every count stays.
+    (``player``'s own face-down battle cards stay as they lie: a choice is only ever open
+    before a battle lays its cards, so there are none then.)"""
+    src: BattleState = state  # type: ignore[assignment]
+    st = src.clone()
+    st._node = st._shown = None
+    for q in st.players:
+        if q == player:
+            rng.shuffle(st.deck[q])
+            continue
+        down = [i for i, (_, up) in enumerate(st.play[q]) if not up]
+        nh, nd = len(st.hand[q]), len(st.deck[q])
+        pool = st.hand[q] + st.deck[q] + [st.play[q][i][0] for i in down]
+        rng.shuffle(pool)
+        st.hand[q], st.deck[q] = pool[:nh], pool[nh:nh + nd]
+        for i, card in zip(down, pool[nh + nd:]):
+            st.play[q][i] = (card, False)
+    return st
+
+
 def max_steps(options: dict[str, Any]) -> int:
     n = 26 * options["players"]
     p = options["players"]
@@ -703,7 +731,7 @@ GAME = GameDef(
     max_steps=max_steps,
     option_sets=[{}, {"aces": "low"}, {"players": 4}, {"players": 4, "aces": "low"}],
     supply_group=_supply_group, card_supply=_card_supply,
-    round_key="turns", round_word="turn",
+    round_key="turns", round_word="turn", determinize=determinize,
 )
 BattleState.game = GAME
 

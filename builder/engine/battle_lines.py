@@ -353,6 +353,9 @@ class BattleLinesState(State):
         self.first: str | None = None  # the last turn's first deployer (unequal holdings)
         self.legal: dict[str, list[str]] = {p: [] for p in PLAYERS}
         self.reasons: dict[str, dict[str, tuple[str, str]]] = {p: {} for p in PLAYERS}
+        # every card that has lain face up on a line (both players saw it): a card back in a
+        # hand from a tie is known to the opponent, a card drawn is not (for determinize)
+        self.revealed: set[Card] = set()
         self.opening_events = self._begin_turn()
 
     # ----------------------------------------------------------------- protocol
@@ -509,6 +512,7 @@ class BattleLinesState(State):
                         {pos: str(line.at(pos) or "empty") for pos in POSITIONS} | {"count": n}))
 
     def _reveal(self, ev: list[Event]) -> None:
+        self.revealed.update(c for p in PLAYERS for c in self.line[p].values() if c is not None)
         parts = []
         for pos in POSITIONS:
             a, b = self.line["p1"][pos], self.line["p2"][FACING[pos]]
@@ -523,50 +527,54 @@ class BattleLinesState(State):
     def _after_reveal(self, ev: list[Event]) -> list[Event]:
         """Work out who may reinforce; settle at once if nobody can."""
         for p in PLAYERS:
-            legal, reasons = [], {}
-            r = self.reserve[p]
-            reasons["centre"] = ("reinforce", "only a flank can be reinforced, never the centre")
-            for f in FLANKS:
-                mine, theirs = self.line[p][f], self.line[other(p)][FACING[f]]
-                if mine is None:
-                    reasons[f] = ("reinforce", f"there is no card of yours on the {f} flank")
-                    continue
-                if theirs is None:
-                    reasons[f] = ("reinforce", f"your {mine} on the {f} flank faces an empty "
-                                  f"position and captures by default")
-                    continue
-                if value(mine) >= value(theirs):
-                    reasons[f] = ("reinforce", f"your {mine} on the {f} flank is not lower than "
-                                  f"{theirs}; only the lower card may be reinforced")
-                    continue
-                if r is None:
-                    reasons[f] = ("reinforce", "you have no reserve to reinforce with")
-                    continue
-                if r.suit not in (mine.suit, theirs.suit):
-                    reasons[f] = ("reinforce-suit",
-                                  f"your reserve {r} matches the suit of neither {mine} nor "
-                                  f"{theirs} on the {f} flank")
-                    ev.append(Event(
-                        "cannot-reinforce", "reinforce-suit",
-                        f"{{{p}}}'s {mine} is lower than {theirs} on their {f} flank, but the "
-                        f"reserve {r} matches neither suit: no reinforcement there.",
-                        p, (mine, theirs), {"flank": f}))
-                    continue
-                legal.append(f)
-                match = "both cards" if mine.suit == theirs.suit else (
-                    mine if r.suit == mine.suit else theirs)
-                ev.append(Event(
-                    "may-reinforce", "reinforce-suit",
-                    f"{{{p}}}'s {mine} is lower than {theirs} on their {f} flank and the "
-                    f"reserve {r} shares the suit of {match}: {{{p}}} may reinforce there.",
-                    p, (mine, theirs), {"flank": f}))
-            self.legal[p], self.reasons[p] = legal, reasons
+            self.legal[p], self.reasons[p] = self._reinforcements(p, ev)
         if any(self.legal[p] for p in PLAYERS):
             self.phase = "reinforce"
             return ev
         self.show()
         self._settle(ev)
         return ev
+
+    def _reinforcements(self, p: str, ev: list[Event]) -> tuple[list[str], dict]:
+        """The flanks ``p`` may reinforce after the reveal, and why the others are barred."""
+        legal, reasons = [], {}
+        r = self.reserve[p]
+        reasons["centre"] = ("reinforce", "only a flank can be reinforced, never the centre")
+        for f in FLANKS:
+            mine, theirs = self.line[p][f], self.line[other(p)][FACING[f]]
+            if mine is None:
+                reasons[f] = ("reinforce", f"there is no card of yours on the {f} flank")
+                continue
+            if theirs is None:
+                reasons[f] = ("reinforce", f"your {mine} on the {f} flank faces an empty "
+                              f"position and captures by default")
+                continue
+            if value(mine) >= value(theirs):
+                reasons[f] = ("reinforce", f"your {mine} on the {f} flank is not lower than "
+                              f"{theirs}; only the lower card may be reinforced")
+                continue
+            if r is None:
+                reasons[f] = ("reinforce", "you have no reserve to reinforce with")
+                continue
+            if r.suit not in (mine.suit, theirs.suit):
+                reasons[f] = ("reinforce-suit",
+                              f"your reserve {r} matches the suit of neither {mine} nor "
+                              f"{theirs} on the {f} flank")
+                ev.append(Event(
+                    "cannot-reinforce", "reinforce-suit",
+                    f"{{{p}}}'s {mine} is lower than {theirs} on their {f} flank, but the "
+                    f"reserve {r} matches neither suit: no reinforcement there.",
+                    p, (mine, theirs), {"flank": f}))
+                continue
+            legal.append(f)
+            match = "both cards" if mine.suit == theirs.suit else (
+                mine if r.suit == mine.suit else theirs)
+            ev.append(Event(
+                "may-reinforce", "reinforce-suit",
+                f"{{{p}}}'s {mine} is lower than {theirs} on their {f} flank and the "
+                f"reserve {r} shares the suit of {match}: {{{p}}} may reinforce there.",
+                p, (mine, theirs), {"flank": f}))
+        return legal, reasons
 
     def _settle(self, ev: list[Event]) -> None:
         back: dict[str, list[Card]] = {p: [] for p in PLAYERS}
@@ -844,6 +852,36 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     return best_line
 
 
+def determinize(state: State, player: str, rng: random.Random) -> BattleLinesState:
+    """What ``player`` cannot know, dealt again (``GameDef.determinize``, for the search bot).
+
+    The deck was shuffled and split, and nobody looks at a deck, so ``player`` knows neither
+    deck's order nor which of the unseen cards lie in which deck. The opponent's hand and
+    reserve are hidden too, except the cards that have lain face up on a line (back from a
+    tie). Those unseen cards (both decks, and the opponent's hand and reserve cards never
+    revealed) are shuffled among their places; ``player``'s own hand and reserve, the lines,
+    the reinforcements, the captured piles (every card in them was revealed) and every count
+    stay as they are."""
+    src: BattleLinesState = state  # type: ignore[assignment]
+    st = src.clone()
+    st._node = st._shown = None
+    q = other(player)
+    slots = [("decks", p, i) for p in PLAYERS for i in range(len(st.decks[p]))]
+    slots += [("hands", q, i) for i, c in enumerate(st.hands[q]) if c not in st.revealed]
+    pool = [getattr(st, pile)[p][i] for pile, p, i in slots]
+    hidden_reserve = st.reserve[q] is not None and st.reserve[q] not in st.revealed
+    if hidden_reserve:
+        pool.append(st.reserve[q])
+    rng.shuffle(pool)
+    for (pile, p, i), card in zip(slots, pool):
+        getattr(st, pile)[p][i] = card
+    if hidden_reserve:
+        st.reserve[q] = pool[-1]
+        if st.phase == "reinforce":  # what the opponent may do depends on their reserve
+            st.legal[q], st.reasons[q] = st._reinforcements(q, [])
+    return st
+
+
 def max_steps(options: dict[str, Any]) -> int:
     """At most ``max_turns`` turns are played (the cap ends the game after the turn that
     reaches it). A turn takes a deployment step and at most one reinforcement step; only the
@@ -858,6 +896,7 @@ GAME = GameDef(
     heuristic=heuristic, max_steps=max_steps,
     option_sets=[{}, {"max_turns": 3}],
     round_key="turns", round_word="turn", cap_rules=frozenset({"turn-cap"}),
+    determinize=determinize,
 )
 BattleLinesState.game = GAME
 

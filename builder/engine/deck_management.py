@@ -730,6 +730,44 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     return "turn"
 
 
+def determinize(state: State, player: str, rng: random.Random) -> DeckState:
+    """What ``player`` cannot know, dealt again (``GameDef.determinize``, for the search bot).
+
+    Hidden are the face-down stacks and the face-down soldiers of a war in progress; the won
+    piles, the cards face up in play, the middle and the discards lie open.
+
+    * In round 1 the stacks come from the deal, so nobody knows which unseen card is in
+      whose stack: all of them are shuffled among all those places.
+    * From round 2 on, each stack was made from its owner's face-up won pile, so what it
+      holds is known and only its order is hidden: each player's hidden cards are shuffled
+      among their own places.
+    * With ``deck_order: arranged``, ``player`` arranged their own stack (and saw their
+      dealt cards to do it), so their cards stay exactly as they are.
+
+    (A player who is out has forfeited their cards face down into a war's pot; those stay
+    as they lie. Choices are only open between tricks, when nothing lies in play.)"""
+    src: DeckState = state  # type: ignore[assignment]
+    st = src.clone()
+    st._node = st._shown = None
+    mine_known = st.options["deck_order"] == "arranged"
+    hiders = [q for q in st.players
+              if q not in st.out and not (mine_known and q == player)]
+    groups = [hiders] if st.round == 1 else [[q] for q in hiders]
+    for group in groups:
+        slots = [(q, "stack", i) for q in group for i in range(len(st.stack[q]))]
+        slots += [(q, "play", i) for q in group for i, (_, up) in enumerate(st.play[q])
+                  if not up]
+        pool = [st.stack[q][i] if pile == "stack" else st.play[q][i][0]
+                for q, pile, i in slots]
+        rng.shuffle(pool)
+        for (q, pile, i), card in zip(slots, pool):
+            if pile == "stack":
+                st.stack[q][i] = card
+            else:
+                st.play[q][i] = (card, False)
+    return st
+
+
 def max_steps(options: dict[str, Any]) -> int:
     """``max_rounds * (27 + 7 * players)``.
 
@@ -760,6 +798,7 @@ GAME = GameDef(
         {"max_rounds": 3},
     ],
     round_key="round", round_word="round", cap_rules=frozenset({"round-cap"}),
+    determinize=determinize,
 )
 DeckState.game = GAME
 

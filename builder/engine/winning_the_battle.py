@@ -568,6 +568,32 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     return max(1, min(cap, target))
 
 
+def determinize(state: State, player: str, rng: random.Random) -> WtbState:
+    """What ``player`` cannot know, dealt again (``GameDef.determinize``, for the search bot).
+
+    Nobody ever sees a card before it is played (golden rule "Nobody peeks"): for each
+    player, the cards in their deck, the extras face down in their hand and the extras they
+    discarded unseen are known only as a set (their own 52 cards less every card revealed),
+    the order and places never. Those cards are shuffled among those places, separately for
+    each player (the decks never mix); every revealed card (the lines, the covers, the out
+    pile's revealed cards), every count and the stones stay as they are. ``player`` knows no
+    more of their own deck than of the opponent's, so both are dealt again."""
+    src: WtbState = state  # type: ignore[assignment]
+    st = src.clone()
+    st._node = st._shown = None
+    for p in PLAYERS:
+        slots = [("decks", i) for i in range(len(st.decks[p]))]
+        slots += [("hands", i) for i in range(len(st.hands[p]))]
+        where = {c: i for i, c in enumerate(st.out[p])}
+        slots += [("out", where[c]) for c in st.unseen_out[p]]
+        pool = [getattr(st, pile)[p][i] for pile, i in slots]
+        rng.shuffle(pool)
+        for (pile, i), card in zip(slots, pool):
+            getattr(st, pile)[p][i] = card
+        st.unseen_out[p] = [st.out[p][where[c]] for c in src.unseen_out[p]]
+    return st
+
+
 def max_steps(options: dict[str, Any]) -> int:
     """Fewer than 104 steps: see the module docstring for the proof."""
     return 2 * 52
@@ -579,7 +605,7 @@ GAME = GameDef(
     from_setup=from_setup, heuristic=heuristic, max_steps=max_steps, option_sets=[{}],
     supply_group=lambda pile: pile.split(".")[0] if pile.split(".")[0] in PLAYERS else "all",
     card_supply=lambda options, group, card: 1,
-    round_key="battles", round_word="battle",
+    round_key="battles", round_word="battle", determinize=determinize,
 )
 WtbState.game = GAME
 

@@ -4,12 +4,14 @@
 * ``heuristic``: the engine's own bot (``GameDef.heuristic``), which plays as a sensible
   beginner would.
 * ``search``: **determinized Monte Carlo rollouts** (perfect-information Monte Carlo,
-  PIMC): for each legal decision it deals the hidden cards again at random (the engine's
-  ``GameDef.determinize``, so it never sees what a player at the table cannot), lets the
-  other players answer with the heuristic bot, plays the game out with the heuristic bot
-  for everyone and keeps the decision that won most often. A game whose engine has no
-  ``determinize`` has no search bot: one that looked at the hidden cards would invent a
-  skill edge no player has.
+  PIMC): for each candidate decision (the heuristic's pick and up to 7 others) it deals
+  the hidden cards again at random (the engine's ``GameDef.determinize``, so it never sees
+  what a player at the table cannot), lets the other players answer with the heuristic
+  bot, plays the game out with the heuristic bot for everyone and keeps the decision that
+  did best. The rollouts are spent by sequential halving, with common random numbers, and
+  a candidate must beat the heuristic's pick by a clear margin to be played (see
+  :func:`search_bot`). A game whose engine has no ``determinize`` has no search bot: one
+  that looked at the hidden cards would invent a skill edge no player has.
 
 A game has decisions if some player, some time, has more than one legal choice; classic
 War and Peace never do, and the lab says so instead of measuring a skill edge.
@@ -17,6 +19,7 @@ War and Peace never do, and the lab says so instead of measuring a skill edge.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, Callable
 
@@ -28,6 +31,11 @@ LADDER = ("random", "heuristic", "search")
 ROLLOUTS = 4
 #: at most this many candidates are weighed where a choice cannot be listed
 SAMPLED_CANDIDATES = 8
+#: at most this many candidates are weighed where a choice lists more (a random few)
+MAX_CANDIDATES = 8
+#: how much better (in mean score, a win 1, a draw 1/2) a candidate must do in its
+#: rollouts than the heuristic's own pick to be played instead
+MARGIN = 0.1
 
 
 class LabError(Exception):
@@ -72,6 +80,28 @@ def _score(state: State, player: str) -> float:
     return 1.0 if w == player else 0.5 if w is None else 0.0
 
 
+def candidates(choice, state: State, player: str, heuristic: Callable,
+               rng: random.Random) -> list:
+    """The decisions the search bot weighs: the heuristic's own pick first (it wins every
+    tie), then the other legal decisions, at most ``MAX_CANDIDATES`` in all (a random
+    few where there are more, or where the choice cannot be listed)."""
+    first = heuristic(state, player, rng)
+    listed = choice.enumerate()
+    if listed is not None:
+        others = [c for c in listed if c != first]
+        if len(others) >= MAX_CANDIDATES:
+            others = rng.sample(others, MAX_CANDIDATES - 1)
+        return [first] + others
+    out = [first]
+    for _ in range(SAMPLED_CANDIDATES * 3):
+        if len(out) >= SAMPLED_CANDIDATES:
+            break
+        c = choice.sample(rng)
+        if c not in out:
+            out.append(c)
+    return out
+
+
 def search_bot(gamedef: GameDef, rollouts: int = ROLLOUTS) -> Callable:
     heuristic = gamedef.heuristic
     determinize = gamedef.determinize
@@ -85,35 +115,51 @@ def search_bot(gamedef: GameDef, rollouts: int = ROLLOUTS) -> Callable:
             else:
                 world.apply({p: heuristic(world, p, rng) for p in node.choices})
 
+    def rollout(state: State, player: str, c: Any, seed: int) -> float:
+        luck = random.Random(seed)
+        world = determinize(state, player, luck)
+        world.recording = False
+        node = world.node()
+        world.apply({q: (c if q == player else heuristic(world, q, luck))
+                     for q in node.choices})
+        playout(world, luck)
+        return _score(world, player)
+
     def bot(state: State, player: str, rng: random.Random) -> Any:
         choice = state.node().choices[player]
         if choice.is_forced():
             return heuristic(state, player, rng)
         sub = random.Random(rng.getrandbits(64))
-        candidates = choice.enumerate()
-        if candidates is None:
-            candidates = [heuristic(state, player, sub)]
-            for _ in range(SAMPLED_CANDIDATES * 3):
-                if len(candidates) >= SAMPLED_CANDIDATES:
-                    break
-                c = choice.sample(sub)
-                if c not in candidates:
-                    candidates.append(c)
-        best, best_score = candidates[0], -1.0
-        for c in candidates:
-            total = 0.0
-            for _ in range(rollouts):
-                world = determinize(state, player, sub)
-                world.recording = False
-                node = world.node()
-                decided = {q: (c if q == player else heuristic(world, q, sub))
-                           for q in node.choices}
-                world.apply(decided)
-                playout(world, sub)
-                total += _score(world, player)
-            if total > best_score:
-                best, best_score = c, total
-        return best
+        cands = candidates(choice, state, player, heuristic, sub)
+        # sequential halving: a budget of ``rollouts`` per candidate, spread over
+        # log2(candidates) rounds, each round keeping the better half; rollout j deals the
+        # same hidden cards and the same luck to every candidate (common random numbers),
+        # so the comparison measures the decision rather than the dice
+        budget = rollouts * len(cands)
+        rounds = max(1, math.ceil(math.log2(len(cands))))
+        seeds = [sub.getrandbits(64) for _ in range(budget)]
+        totals = [0.0] * len(cands)
+        played = [0] * len(cands)
+        alive = list(range(len(cands)))
+        for r in range(rounds):
+            each = max(1, budget // rounds // len(alive))
+            for i in alive:
+                for seed in seeds[played[i]:played[i] + each]:
+                    totals[i] += rollout(state, player, cands[i], seed)
+                played[i] += each
+            # best mean first; the earlier candidate (the heuristic's pick) wins a tie and
+            # stays in every round, so it is always weighed against the last survivor
+            alive.sort(key=lambda i: (-totals[i] / played[i], i))
+            if r < rounds - 1:
+                alive = alive[:(len(alive) + 1) // 2]
+                if 0 not in alive:
+                    alive.append(0)
+        best = alive[0]
+        # the search overrules the heuristic only by a clear margin: a few rollouts of a long
+        # game are noisy, and the best of several noisy means is lucky more often than good
+        if best != 0 and totals[best] / played[best] - totals[0] / played[0] <= MARGIN:
+            best = 0
+        return cands[best]
 
     bot.__name__ = "search_bot"
     return bot

@@ -127,7 +127,9 @@ def check_balance(game: Game, games: int | None = None, seed: int = 0,
     n = games or game.balance.games or DEFAULT_GAMES
     search_seats = any(c.kind != "skill" and c.bots == "search" for c in game.balance.claims)
     report = simulate(game, games=n, bots=bots_needed(game, decisions) if decisions else None,
-                      seed=seed, workers=workers, per_option=False, search_seats=search_seats)
+                      seed=seed, workers=workers, per_option=False, search_seats=search_seats,
+                      pairs={(c.bots, c.against) for c in game.balance.claims
+                             if c.kind == "skill"})
     verdicts = []
     for c in game.balance.claims:
         try:

@@ -87,9 +87,14 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
              workers: int | None = None, per_option: bool = True,
              search_games: int | None = None, confidence: float = 0.95,
              option_games: int | None = None, search_seats: bool = True,
-             strict: bool = True) -> dict:
+             strict: bool = True, pairs: str | set[tuple[str, str]] = "all") -> dict:
     """Play the figures' games and return them as plain data (JSON-ready, the same for a
-    seed whatever the number of workers)."""
+    seed whatever the number of workers).
+
+    ``pairs`` says which skill line-ups to play: ``"all"`` (every bot against every weaker
+    one), ``"steps"`` (each bot against the one just below it on the ladder: random <
+    heuristic < search, as the books print) or a set of ``(bot, against)`` pairs (either
+    order; what balance claims name)."""
     gamedef: GameDef = game.gamedef
     if gamedef is None:
         raise LabError(f"{game.slug}: its engine could not be loaded")
@@ -106,6 +111,8 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
         ranked = v["bots"] if v["decisions"] else []
         for i, strong in enumerate(ranked):
             for weak in ranked[:i]:
+                if not _wanted(pairs, strong, weak, ranked):
+                    continue
                 count = search_games if "search" in (strong, weak) else per
                 lineup = Lineup(f"{vi}/skill/{strong}/{weak}", (strong,) + (weak,) * (n - 1),
                                 rotate=True)
@@ -136,6 +143,15 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
     return report
 
 
+def _wanted(pairs: str | set[tuple[str, str]], strong: str, weak: str,
+            ranked: list[str]) -> bool:
+    if pairs == "all":
+        return True
+    if pairs == "steps":
+        return ranked.index(strong) == ranked.index(weak) + 1
+    return (strong, weak) in pairs or (weak, strong) in pairs
+
+
 def seat_figures(bot: str, recs: list, n: int, confidence: float) -> dict:
     games = len(recs)
     return {
@@ -156,7 +172,10 @@ def skill_figures(strong: str, weak: str, recs: list, n: int, confidence: float)
     draws = sum(1 for r in recs if r[2] < 0)
     return {"bot": strong, "against": weak, "games": games, "fair": round(1 / n, 6),
             "wins": stats.rate(wins, games, confidence),
-            "draws": stats.rate(draws, games, confidence)}
+            "draws": stats.rate(draws, games, confidence),
+            # the share of the games someone won: where many games are drawn, a bot can win
+            # fewer than half of all games and still win twice as often as it loses
+            "decided": stats.rate(wins, games - draws, confidence)}
 
 
 def headline(report: dict, variant: int = 0) -> dict | None:

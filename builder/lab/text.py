@@ -48,7 +48,9 @@ def report_text(report: dict) -> str:
         for k in v["skill"]:
             lines.append(f"   {k['bot']} against {k['against']} ({k['games']:,} games, seats "
                          f"alternated; fair share {pct(k['fair'])}): wins {ci(k['wins'])}, "
-                         f"draws {ci(k['draws'])}")
+                         f"draws {ci(k['draws'])}"
+                         + (f"; of the decided games {ci(k['decided'])}"
+                            if k["draws"]["count"] and "decided" in k else ""))
     if report.get("seconds_per_round"):
         from .simulate import playing_time
         t = playing_time(report)
@@ -76,15 +78,24 @@ def seat_sentence(seat: dict) -> str:
 
 
 def skill_sentence(k: dict) -> str:
-    r = k["wins"]
+    """One plain reading of a skill line-up. Where games are drawn, the verdict weighs the
+    games somebody won (``decided``): a fair share of those is one in as many as there
+    are players, whatever the share of draws."""
+    r = k.get("decided", k["wins"]) if k["draws"]["count"] else k["wins"]
     if r["low"] > k["fair"]:
         verdict = "skill tells" if r["rate"] - k["fair"] > 0.1 else "skill tells a little"
     elif r["high"] < k["fair"]:
         verdict = f"the {k['bot']} bot's plan does worse than chance here"
     else:
         verdict = "no measurable edge"
-    return (f"The {k['bot']} bot beats the {k['against']} bot in {pct(r['rate'])} of "
-            f"games (a fair share is {pct(k['fair'])}): {verdict}.")
+    if not k["draws"]["count"]:
+        return (f"The {k['bot']} bot beats the {k['against']} bot in {pct(r['rate'])} of "
+                f"games (a fair share is {pct(k['fair'])}): {verdict}.")
+    lost = 1 - k["wins"]["rate"] - k["draws"]["rate"]
+    return (f"The {k['bot']} bot wins {pct(k['wins']['rate'])} of games against the "
+            f"{k['against']} bot and loses {pct(lost)}, the rest drawn: "
+            f"{pct(r['rate'])} of the games won by anyone (a fair share is "
+            f"{pct(k['fair'])}): {verdict}.")
 
 
 def length_sentence(seat: dict, round_word: str, minutes: dict | None) -> str:

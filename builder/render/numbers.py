@@ -163,12 +163,13 @@ def numbers_view(figures: dict | None, slug: str, accent: str) -> NumbersView | 
         Markup(rate_chart(rows, fair, accent, f"chart-{slug}-seats", "games won (%)")),
         seat_sentence(seat)))
     if v["decisions"] and v["skill"]:
-        rows = [(f"{k['bot']} v {k['against']}", k["wins"]) for k in v["skill"]]
+        rows = [(f"{k['bot']} v {k['against']}", k.get("decided", k["wins"]))
+                for k in v["skill"]]
         sentence = " ".join(skill_sentence(k) for k in v["skill"])
         nv.charts.append(Chart(
             f"{slug}-skill", "Skill: one bot against another, seats alternated",
             Markup(rate_chart(rows, v["skill"][0]["fair"], accent, f"chart-{slug}-skill",
-                              "games won by the first bot (%)")), sentence))
+                              "decided games won by the first bot (%)")), sentence))
     elif not v["decisions"]:
         nv.notes.append("No player ever has a choice in this game: the deal decides every "
                         "game, so there is no skill edge to measure.")
