@@ -987,12 +987,9 @@ GAME.describe = describe
 def marks(events, table) -> dict[str, str]:
     """The cards that won (``GameDef.marks``): of each capture event's cards, those lying in
     a place of the player who won it."""
-    owner = {str(c): z.owner for z in table for c, _ in z.cards}
-    out: dict[str, str] = {}
-    for e in events:
-        if e.kind == "capture" and e.player:
-            out.update({str(c): "win" for c in e.cards if owner.get(str(c)) == e.player})
-    return out
+    from .words import won_in_place
+
+    return won_in_place(events, table, "capture")
 
 
 GAME.marks = marks

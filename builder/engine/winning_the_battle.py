@@ -648,12 +648,9 @@ GAME.describe = describe
 def marks(events, table) -> dict[str, str]:
     """The cards that won (``GameDef.marks``): of each pair event's cards, those lying in
     a place of the player who won it."""
-    owner = {str(c): z.owner for z in table for c, _ in z.cards}
-    out: dict[str, str] = {}
-    for e in events:
-        if e.kind == "pair" and e.player:
-            out.update({str(c): "win" for c in e.cards if owner.get(str(c)) == e.player})
-    return out
+    from .words import won_in_place
+
+    return won_in_place(events, table, "pair")
 
 
 GAME.marks = marks

@@ -97,3 +97,14 @@ def winner_reveal(events: Iterable[Any], win_kinds: tuple[str, ...] = ("take",),
         elif e.kind in win_kinds and e.player in shown:
             out[shown[e.player]] = "win"
     return out
+
+
+def won_in_place(events: Iterable[Any], table: Iterable[Any], kind: str) -> dict[str, str]:
+    """The ``marks`` of a game of places: of each ``kind`` event's cards (a capture, a
+    pair), those lying in a place of the player who won it."""
+    owner = {str(c): z.owner for z in table for c, _ in z.cards}
+    out: dict[str, str] = {}
+    for e in events:
+        if e.kind == kind and e.player:
+            out.update({str(c): "win" for c in e.cards if owner.get(str(c)) == e.player})
+    return out
