@@ -83,14 +83,19 @@ def _score(state: State, player: str) -> float:
 def candidates(choice, state: State, player: str, heuristic: Callable,
                rng: random.Random) -> list:
     """The decisions the search bot weighs: the heuristic's own pick first (it wins every
-    tie), then the other legal decisions, at most ``MAX_CANDIDATES`` in all (a random
-    few where there are more, or where the choice cannot be listed)."""
+    tie), then the other legal decisions, at most ``MAX_CANDIDATES`` in all (where there
+    are more: the numbers nearest the heuristic's for a number, else a random few; a
+    sample where the choice cannot be listed)."""
     first = heuristic(state, player, rng)
     listed = choice.enumerate()
     if listed is not None:
         others = [c for c in listed if c != first]
         if len(others) >= MAX_CANDIDATES:
-            others = rng.sample(others, MAX_CANDIDATES - 1)
+            if all(isinstance(c, int) and not isinstance(c, bool) for c in listed):
+                # a number (how many cards to draw): the heuristic's neighbours first
+                others = sorted(others, key=lambda c: (abs(c - first), c))[:MAX_CANDIDATES - 1]
+            else:
+                others = rng.sample(others, MAX_CANDIDATES - 1)
         return [first] + others
     out = [first]
     for _ in range(SAMPLED_CANDIDATES * 3):
