@@ -77,6 +77,7 @@ def test_the_build_succeeds_and_writes_each_product(built):
     assert any(n.startswith("pdf/") and "war" in n and "rules" not in n for n in names), \
         "no component sheets for War"
     assert not [p for p in out.parent.iterdir() if ".staging-" in p.name]
+    assert not (out / ".replace-dirs").exists()       # the build's own marker stays behind
 
 
 def test_the_website_ships_the_pdfs_as_they_are(built):
@@ -149,6 +150,7 @@ def test_a_game_build_into_the_output_keeps_the_other_game_whole(built, tmp_path
     _, first, _, _ = built
     out = tmp_path / "output"
     shutil.copytree(first, out, copy_function=os.link)    # the same files, linked
+    (out / "site" / "stale.html").write_text("a page the new website does not have")
     content = built[0]
     report = run_check(content)
     peace_before = (out / "pdf" / "peace-rules.pdf").stat()
@@ -160,4 +162,29 @@ def test_a_game_build_into_the_output_keeps_the_other_game_whole(built, tmp_path
     assert war.st_ino != war_before.st_ino
     assert pages(out / "pdf" / "war-rules.pdf") == pages(first / "pdf" / "war-rules.pdf")
     assert (out / "site" / "peace.html").exists() and (out / "site" / "war.html").exists()
+    assert not (out / "site" / "stale.html").exists()    # the website is replaced whole
     assert sorted(p.name for p in tmp_path.iterdir()) == ["output"]
+
+
+def test_a_build_with_nothing_changed_carries_every_part_over(built, tmp_path):
+    """Built again from the same content with reuse (the default), every part is carried
+    over: every file is the very same file, and the build says so."""
+    import os
+
+    content, first, _, _ = built
+    out = tmp_path / "output"
+    shutil.copytree(first, out, copy_function=os.link)
+    before = {p: p.stat().st_ino for p in out.rglob("*") if p.is_file() and p.name != MANIFEST}
+    log = tmp_path / "printed.txt"
+    saved = sys.stdout
+    with open(log, "a", buffering=1) as f:
+        sys.stdout = f
+        try:
+            assert build(run_check(content), out, paper="letter") == 0
+        finally:
+            sys.stdout = saved
+    after = {p: p.stat().st_ino for p in out.rglob("*") if p.is_file() and p.name != MANIFEST}
+    assert after == before
+    printed = log.read_text()
+    assert re.search(r"reused (\d+) of \1 parts unchanged", printed), printed
+    assert "built nothing into" in printed

@@ -205,3 +205,72 @@ def test_killed_real_builds(tmp_path: Path):
         assert build(out, "letter") == 0
         assert set(files(out)) == new_names
         assert leftovers(out) == []
+
+
+# --------------------------------------------------------------------------- in process
+def test_publication_in_process_follows_the_rule(tmp_path: Path):
+    """The same rule as above without a kill, in this process: the output is the staged
+    files plus the previous output's others outside the site; publish returns the files the
+    build wrote, as named in the output; the marker and the staging folder are gone."""
+    from builder import build
+
+    out = tmp_path / "output"
+    for name, text in OLD.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(text)
+    staging = build._staging(out)
+    for name, text in STAGED.items():
+        (staging / name).parent.mkdir(parents=True, exist_ok=True)
+        (staging / name).write_text(text)
+    (staging / ".replace-dirs").write_text("site\n")
+    written = build.publish(staging, out)
+    assert manifest(out) == NEW
+    assert written == sorted(out / name for name in STAGED)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["output"]
+
+
+def test_leftovers_of_ended_builds_are_removed_and_a_live_ones_kept(tmp_path: Path):
+    from builder import build
+
+    out = tmp_path / "output"
+    (out / "site").mkdir(parents=True)
+    ended = 2 ** 22 + 17                      # above Linux's default pid_max: never running
+    for name in (f".output.staging-{ended}", f".output.old-{ended}"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "x.pdf").write_text("left")
+    (out / f".site.old-{ended}").mkdir()
+    live = tmp_path / f".output.staging-{os.getppid()}"       # the test runner's parent
+    live.mkdir()
+    removed = build.clean_leftovers(out)
+    assert sorted(p.name for p in removed) == sorted(
+        [f".output.old-{ended}", f".output.staging-{ended}", f".site.old-{ended}"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["output", live.name])
+
+
+def test_an_old_output_moved_aside_by_a_stopped_build_comes_back(tmp_path: Path):
+    """Stopped between moving the previous output aside and moving the new one in (the
+    two-rename fallback): the next build puts the previous output back first."""
+    from builder import build
+
+    out = tmp_path / "output"
+    aside = tmp_path / f".output.old-{2 ** 22 + 17}"
+    (aside / "pdf").mkdir(parents=True)
+    (aside / "pdf" / "war-rules.pdf").write_text("previous")
+    build.clean_leftovers(out)
+    assert (out / "pdf" / "war-rules.pdf").read_text() == "previous" and not aside.exists()
+
+
+@pytest.mark.parametrize("index,paper", [
+    ("book:\n  paper: letter\ngames: [war]\n", "letter"),
+    ("games: [war]\n", "a4"),
+    ("book: The Book\ngames: [war]\n", "a4"),            # the check will say what is wrong
+    ("book:\n  paper: [a4]\ngames: [war]\n", None),
+    ("book: {paper: letter\n", None),                     # not YAML: the check will say why
+    (None, "a4"),                                         # no index.yaml at all
+])
+def test_the_paper_index_yaml_asks_for(tmp_path: Path, index, paper):
+    from builder.build import index_paper
+
+    if index is not None:
+        (tmp_path / "index.yaml").write_text(index)
+    assert index_paper(tmp_path) == paper
