@@ -188,3 +188,22 @@ def test_a_build_with_nothing_changed_carries_every_part_over(built, tmp_path):
     printed = log.read_text()
     assert re.search(r"reused (\d+) of \1 parts unchanged", printed), printed
     assert "built nothing into" in printed
+    # Peace's summary reworded: Peace's rulebook and the compendium are made again, the
+    # compendium bound with War's rulebook as carried over (the very same file)
+    game = content / "peace" / "game.yaml"
+    saved_game = game.read_text()
+    assert saved_game.count("Peace is War with its one rule reversed") == 1
+    game.write_text(saved_game.replace("Peace is War with its one rule reversed",
+                                       "Peace is War with its only rule reversed"))
+    try:
+        assert build(run_check(content), out, paper="letter", quiet=True) == 0
+    finally:
+        game.write_text(saved_game)
+    war = out / "pdf" / "war-rules.pdf"
+    assert war.stat().st_ino == before[war]
+    for name in ("peace-rules.pdf", "compendium.pdf"):
+        assert (out / "pdf" / name).stat().st_ino != before[out / "pdf" / name], name
+    compendium = out / "pdf" / "compendium.pdf"
+    text = " ".join(p.extract_text() or "" for p in PdfReader(compendium).pages)
+    assert "with its only rule reversed" in text.replace("\n", " ")
+    assert pages(compendium) == pages(first / "pdf" / "compendium.pdf")

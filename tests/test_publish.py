@@ -215,7 +215,8 @@ def test_publication_in_process_follows_the_rule(tmp_path: Path):
     from builder import build
 
     out = tmp_path / "output"
-    for name, text in OLD.items():
+    old = {**OLD, "png/deep/er/x.png": "old deep"}     # a folder the build did not touch
+    for name, text in old.items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_text(text)
     staging = build._staging(out)
@@ -224,7 +225,7 @@ def test_publication_in_process_follows_the_rule(tmp_path: Path):
         (staging / name).write_text(text)
     (staging / ".replace-dirs").write_text("site\n")
     written = build.publish(staging, out)
-    assert manifest(out) == NEW
+    assert manifest(out) == {**NEW, "png/deep/er/x.png": "old deep"}
     assert written == sorted(out / name for name in STAGED)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["output"]
 
@@ -274,3 +275,17 @@ def test_the_paper_index_yaml_asks_for(tmp_path: Path, index, paper):
     if index is not None:
         (tmp_path / "index.yaml").write_text(index)
     assert index_paper(tmp_path) == paper
+
+
+def test_two_folders_change_places_in_one_step(tmp_path: Path):
+    """On Linux (the system warbook is set up on), with renameat2's exchange."""
+    from builder import build
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "from-a").write_text("a")
+    (b / "from-b").write_text("b")
+    assert build._exchange(a, b) is True
+    assert [p.name for p in a.iterdir()] == ["from-b"]
+    assert [p.name for p in b.iterdir()] == ["from-a"]
