@@ -66,7 +66,7 @@ def pages(pdf: Path) -> int:
     return len(PdfReader(pdf).pages)
 
 
-def test_the_build_succeeds_and_writes_each_product(built):
+def check_the_build_succeeds_and_writes_each_product(built):
     _, out, status, _ = built
     assert status == 0
     names = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
@@ -80,14 +80,14 @@ def test_the_build_succeeds_and_writes_each_product(built):
     assert not (out / ".replace-dirs").exists()       # the build's own marker stays behind
 
 
-def test_the_website_ships_the_pdfs_as_they_are(built):
+def check_the_website_ships_the_pdfs_as_they_are(built):
     _, out, _, _ = built
     for p in (out / "site" / "pdf").glob("*.pdf"):
         assert hashlib.sha256(p.read_bytes()).digest() == \
             hashlib.sha256((out / "pdf" / p.name).read_bytes()).digest()
 
 
-def test_every_pdf_is_on_the_paper_asked_for(built):
+def check_every_pdf_is_on_the_paper_asked_for(built):
     """Rulebooks and the compendium are trimmed to Letter; the sheets are printed on it
     (their trim boxes are the components')."""
     _, out, _, _ = built
@@ -99,7 +99,7 @@ def test_every_pdf_is_on_the_paper_asked_for(built):
             assert size in (LETTER, LETTER[::-1]), (pdf.name, i + 1, size)
 
 
-def test_what_the_build_prints_is_what_it_wrote(built):
+def check_what_the_build_prints_is_what_it_wrote(built):
     _, out, _, printed = built
     said = dict(re.findall(r"wrote (pdf/\S+\.pdf) \((\d+) pages\)", printed))
     assert set(said) >= {"pdf/war-rules.pdf", "pdf/peace-rules.pdf", "pdf/compendium.pdf"}
@@ -113,7 +113,7 @@ def test_what_the_build_prints_is_what_it_wrote(built):
     assert {"book:war", "book:peace", "compendium", "site"} <= set(m.group(1).split(", "))
 
 
-def test_the_manifest_records_each_book_as_written(built):
+def check_the_manifest_records_each_book_as_written(built):
     _, out, _, _ = built
     units = json.loads((out / MANIFEST).read_text())["units"]
     for slug in ("war", "peace"):
@@ -122,7 +122,7 @@ def test_the_manifest_records_each_book_as_written(built):
         assert book["book"]["count"] == pages(out / "pdf" / f"{slug}-rules.pdf")
 
 
-def test_the_compendium_carries_the_contents_logo_and_templates(built):
+def check_the_compendium_carries_the_contents_logo_and_templates(built):
     _, out, _, _ = built
     reader = PdfReader(out / "pdf" / "compendium.pdf")
     text = " ".join((reader.pages[i].extract_text() or "") for i in range(min(4, len(reader.pages))))
@@ -133,11 +133,26 @@ def test_the_compendium_carries_the_contents_logo_and_templates(built):
     assert OWN_LINE not in " ".join(p.extract_text() or "" for p in book.pages)
 
 
-def test_the_next_build_finds_nothing_to_do(built):
+def check_the_next_build_finds_nothing_to_do(built):
     content, out, _, _ = built
     n = up_to_date(content, out, "letter")
     assert n == len([p for p in out.rglob("*") if p.is_file() and p.name != MANIFEST])
     assert up_to_date(content, out, "a4") is None      # another paper is another build
+
+
+CHECKS = [check_the_build_succeeds_and_writes_each_product,
+          check_the_website_ships_the_pdfs_as_they_are, check_every_pdf_is_on_the_paper_asked_for,
+          check_what_the_build_prints_is_what_it_wrote, check_the_manifest_records_each_book_as_written,
+          check_the_compendium_carries_the_contents_logo_and_templates,
+          check_the_next_build_finds_nothing_to_do]
+
+
+def test_one_whole_build_read_from_outside(built):
+    """Every check above on the one build. (One test, not seven: the build runs in the
+    module's fixture, and the mutation tests run, for a mutant of the build, only the test
+    that first ran it, so the checks must all be in that test to guard it.)"""
+    for check in CHECKS:
+        check(built)
 
 
 def test_a_game_build_into_the_output_keeps_the_other_game_whole(built, tmp_path):
