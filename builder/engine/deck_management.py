@@ -847,11 +847,6 @@ def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, s
 GAME.describe = describe
 
 
-def marks(events, table) -> dict[str, str]:
-    """The card that took the trick: the winner's last card turned up (``GameDef.marks``)."""
-    from .words import winner_reveal
+from .words import trick_marks  # noqa: E402
 
-    return winner_reveal(events)
-
-
-GAME.marks = marks
+GAME.marks = trick_marks   # the card that took the trick: the winner's last card turned up

@@ -99,6 +99,11 @@ def winner_reveal(events: Iterable[Any], win_kinds: tuple[str, ...] = ("take",),
     return out
 
 
+def trick_marks(events: Iterable[Any], table: Iterable[Any] = ()) -> dict[str, str]:
+    """``GameDef.marks`` of a trick game as it stands: the winner's last card turned up."""
+    return winner_reveal(events)
+
+
 def won_in_place(events: Iterable[Any], table: Iterable[Any], kind: str) -> dict[str, str]:
     """The ``marks`` of a game of places: of each ``kind`` event's cards (a capture, a
     pair), those lying in a place of the player who won it."""
