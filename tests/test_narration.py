@@ -42,6 +42,10 @@ def problems(text: str) -> list[str]:
             found.append(f"capitals {word!r}")
     for word in re.findall(r"\b[A-Z]{2,}[a-z]\w*|\b[a-z]+[A-Z]\w*", text):   # "CARDs", "cardS"
         found.append(f"capitals {word!r}")
+    for wrong in re.findall(r"\b(?:decks is|deck are|cards is|card are)\b", text):
+        found.append(f"{wrong!r}: the verb does not agree")
+    if re.search(r"[a-z,:] (?:A|An) [a-z]", text):                  # "Both show A king"
+        found.append("a capital article inside a sentence")
     if re.search(r"\ba (?:8|11|18|80|ace|eight|A\b|A[CDHS]\b|8[CDHS]\b)", text):
         found.append("'a' before a vowel sound")
     if re.search(r"\ban (?:[2-79]\b|10\b|[JQK]\b|[2-79JQK][CDHS]\b|king|queen|jack|two|three)",
@@ -88,6 +92,9 @@ def shipped():
     ("Only 2 pairs ARE matched.", ["capitals 'ARE'"]),
     ("Ann wins 14 POINTs.", ["capitals 'POINTs'"]),
     ("Ann wins 14 pointS.", ["capitals 'pointS'"]),
+    ("Both show A king: war!", ["a capital article inside a sentence"]),
+    ("Ann's deck are empty.", ["'deck are': the verb does not agree"]),
+    ("A king beats An eight.", ["a capital article inside a sentence"]),
 ])
 def test_the_checker_itself(text, wrong):
     assert problems(text) == wrong
