@@ -360,7 +360,7 @@ class Replayer:
             expected_keys: list[str] = []
             ok = True
             if step.expect and rnd == step.repeat - 1:
-                ok = self.check_expect(ex, step, label, view, events, before)
+                ok = self.check_expect(step, label, view, events, before)
                 expected_keys = [str(k) for k in step.expect]
             rep.steps.append(StepRecord(
                 index=step.index, kind=kind, decisions=decisions,
@@ -379,7 +379,7 @@ class Replayer:
         r = self.game.rule_index().get(rid)
         return f"{r.number} {r.title} [{rid}]" if r else rid
 
-    def check_expect(self, ex: Example, step: Step, label: str, view: dict[str, Any],
+    def check_expect(self, step: Step, label: str, view: dict[str, Any],
                      events: list[Event], before: str) -> bool:
         exp = step.expect
         ok = True

@@ -214,3 +214,154 @@ def test_an_event_listed_out_of_order_is_said_to_be_out_of_order():
     assert match_events([{"kind": "take"}, {"text": "Ann turns up"}], events, NAMES) == \
         "no event {text: Ann turns up} after the ones listed before it (the events are " \
         "expected in this order)"
+
+
+# --------------------------------------------------------------------------- more, from a third sample
+def test_cards_written_as_one_code_match_no_event():
+    """``cards:`` is a list of card codes (docs/content-format.md); a bare code is not a
+    list, so no event matches it and the event is reported missing."""
+    assert match_events([{"kind": "reveal", "cards": "KS"}], TURN, NAMES).startswith("no event")
+    assert match_events([{"kind": "reveal", "cards": ["KS"]}], TURN, NAMES) == ""
+
+
+def test_the_closest_event_is_of_the_kind_expected_first():
+    """{kind: take, player: p2}: the reveal by p2 and the take by p1 each agree on one field;
+    the take is shown, since an event of the expected kind comes first."""
+    events = TURN + [ev("take", "p1", "higher-takes", [KS, QH], "{p1} takes both", count=2)]
+    detail = msg_detail([{"kind": "take", "player": "p2"}], 0, events, NAMES)
+    assert "closest event the engine produced (event 3 of 3):" in detail, detail
+
+
+def test_the_closest_events_fields_show_what_the_engine_gave():
+    """The field table under a missing event shows each expected field beside the closest
+    event's value: its rule, its cards, its data."""
+    events = [ev("take", "p1", "higher-takes", [KS, QH], "{p1} takes both", count=2)]
+    detail = msg_detail([{"kind": "take", "rule": "war", "cards": ["KS"], "count": 3}], 0,
+                        events, NAMES)
+    rows = {ln.split()[0]: ln.split()[1:] for ln in detail.splitlines()
+            if ln.startswith("  ") and ln.split()[0] in ("kind:", "rule:", "cards:", "count:")}
+    assert rows["rule:"] == ["war", "higher-takes", "<-", "differs"], detail
+    assert rows["cards:"] == ["[KS]", "[KS,", "QH]", "<-", "differs"], detail
+    assert rows["count:"] == ["3", "2", "<-", "differs"], detail
+    assert rows["kind:"] == ["take", "take"], detail
+
+
+@pytest.mark.parametrize("want, got", [("3", 3), (3, "3"), ("P1", "p1")])
+def test_a_quoted_number_or_a_word_in_capitals_still_matches(want, got):
+    """A value is compared as the designer wrote it, whatever the quoting or case: 3 and
+    "3" are the same number in YAML's eyes here, and p1 is P1."""
+    assert compare(want, got)[0] is True
+
+
+def test_an_unknown_state_lists_the_states_the_game_has(tmp_path):
+    root = copy(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit(path, "      trick.winner: p1\n", "      trick.winer: p1\n")
+    (e,) = run_check(root).diagnostics.errors
+    assert "(this game has: p1.deck, p2.deck, tricks, trick.winner, " in e.message, e.message
+    assert e.message.endswith(", events)")
+
+
+def test_each_player_may_have_their_own_count_of_a_card(tmp_path):
+    """A game's ``card_supply`` is asked per supply group (docs/writing-an-engine.md): here
+    p1's cards may hold two nines of hearts and p2's only one."""
+    from builder.check import card_supply
+
+    import dataclasses
+
+    wtb = run_check(copy(tmp_path, "winning-the-battle")).games[0].game
+    ex = next(x for x in wtb.examples if x.id.endswith("plain-battles"))
+    gd = dataclasses.replace(wtb.gamedef, card_supply=lambda o, group, card: 2 if group == "p1"
+                             else 1)
+    supply = card_supply(gd, {})
+    assert (supply("p1", KS), supply("p2", KS)) == (2, 1)
+    ex.setup["piles"]["p1.deck"][1] = "9H"          # a second 9H among p1's cards
+    rp = Replayer(wtb, gd, Diagnostics())
+    assert rp.check_setup_cards(ex, supply) is True
+    ex.setup["piles"]["p2.deck"][0] = "8D"          # p2 already has an 8D
+    assert rp.check_setup_cards(ex, supply) is False
+    (e,) = rp.diags.errors
+    assert "card 8D is in the setup more than once" in e.message
+
+
+def test_an_option_with_a_wrong_value_says_so_without_a_hint(tmp_path):
+    """A known option with a value the game does not have: the error is the engine's
+    words, nothing after them; the example is an error (not replayed at all)."""
+    root = copy(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit(path, "setup:\n", "options:\n  aces: sideways\nsetup:\n")
+    report = run_check(root)
+    (e,) = report.diagnostics.errors
+    assert e.message.startswith("example 'war-plain-trick': ")
+    assert e.message.endswith("'sideways'") or e.message.endswith(")"), e.message
+    assert "None" not in e.message, e.message
+    rep = next(r for r in report.games[0].replays if r.example.id == "war-plain-trick")
+    assert rep.status == "error" and rep.steps == []
+
+
+@pytest.mark.parametrize("new", ["  - decide: {p2: KC}\n    expect:\n", "  - expect:\n"])
+def test_a_missing_chance_outcome_shows_the_state_before_it(tmp_path, new):
+    """Battle's reshuffle (05-reshuffle.yaml, step 3) waits for the order the cards come
+    out in; a step that decides instead, or says nothing, is told to write ``chance:``,
+    with the state before the step under the message."""
+    root = copy(tmp_path, "battle")
+    path = root / "battle" / "examples" / "05-reshuffle.yaml"
+    edit(path, "  - chance: [KC, 7S, 6S]\n    expect:\n", new)
+    (e,) = run_check(root).diagnostics.errors
+    assert "step 3: a chance event is pending" in e.message
+    assert e.message.endswith("write its outcome with chance:"), e.message
+    assert e.detail.startswith("state before the step:\n") and "p2.discard" in e.detail
+
+
+def test_a_repeated_steps_comment_belongs_to_its_last_repetition(tmp_path):
+    """docs/content-format.md: ``repeat: n`` replays a forced step n times and its comment
+    belongs to the last repetition."""
+    root = copy(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    text = path.read_text()
+    path.write_text(text[:text.index("steps:\n")] + "steps:\n  - repeat: 2\n    comment: "
+                    "Two tricks go by.\n")
+    report = run_check(root)
+    assert report.ok, [d.format() for d in report.diagnostics]
+    rep = next(r for r in report.games[0].replays if r.example.id == "war-plain-trick")
+    assert [s.comment.strip() for s in rep.steps] == ["", "Two tricks go by."]
+
+
+def test_a_setup_error_points_at_the_deepest_place_written(tmp_path):
+    """A setup error names a path such as ("piles", "p1.deck", 3); it points at the deepest
+    part of it the example writes: the card, else its pile, else the setup."""
+    root = copy(tmp_path, "war")
+    report = run_check(root)
+    war = report.games[0].game
+    ex = next(x for x in war.examples if x.id == "war-plain-trick")
+    rp = Replayer(war, war.gamedef, Diagnostics())
+
+    def at(where):
+        loc = rp.setup_error_where(ex, where)
+        return loc.line, loc.col
+
+    assert at(("piles", "p1.deck", 1)) == (8, 19)      # 4D in "    p1.deck: [KS, 4D]"
+    assert at(("piles", "p1.deck", 9)) == (8, 14)      # no tenth card: the pile's value
+    assert at(("piles", "p1.deck", "top")) == (8, 14)
+    assert at(("piles", "p3.deck")) == (8, 5)          # no such pile: the piles' value
+    assert at(()) == (7, 3)                            # nothing more: the setup's value
+
+
+def test_the_json_report_has_the_documented_fields_of_each_example():
+    """docs/README.md, "JSON report": each example has exactly id, title, file, line,
+    status, steps, result and rules; ``result`` is p1, p2, ... or draw if the replay ended
+    the game, else none."""
+    import re as _re
+
+    page = (CONTENT.parent / "docs" / "README.md").read_text()
+    row = next(ln for ln in page.splitlines() if ln.startswith("| `games[].examples[]`"))
+    fields = _re.findall(r"`([a-z]+)` \(|`([a-z]+)`,|`([a-z]+)` \(sorted", row)
+    documented = {f for tup in fields for f in tup if f}
+    data = run_check(CONTENT).to_json()
+    results = set()
+    for g in data["games"]:
+        for x in g["examples"]:
+            assert set(x) == documented, (set(x) ^ documented)
+            assert x["result"] in {"p1", "p2", "p3", "p4", "draw", "none"}, x
+            results.add(x["result"])
+    assert {"none", "p1", "p2"} <= results, results
