@@ -521,8 +521,9 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     card's rank from the cards of their own deck they have not yet seen (what is left in
     deck and hand plus extras discarded unseen; a player can work this out from the cards
     revealed so far, and the order is never used). For each position it works out the
-    expected change in the battle's worth (stones won, sweep included; a small bonus for
-    the expected change in the win margin breaks ties) if the next card covered it. It
+    expected change in the battle's worth (stones won or saved, sweep included, a stone
+    saved weighing as much as a stone won; a bonus of a hundredth of a stone per pair of
+    expected change in the win margin breaks ties) if the next card covered it. It
     covers the best position, which will be one currently lost or tied, and stops when no
     position can be improved in expectation (e.g. every pair is already won).
     """
