@@ -381,3 +381,54 @@ def test_wtb_outflank_breaks_up_the_opponents_clean_sweep():
     (on position 2 neither card beats or ties the 9)."""
     s = outflank("2C 3C 5D 7D", "5S 9S 4S", 3, 2)
     assert WTB.heuristic(s, "p1", random.Random(0)) == 1
+
+
+# --------------------------------------------------------------------------- Deck Management
+def arrange(stack: str, seed: int = 0) -> tuple[Card, ...]:
+    s = setup(DECK, {"p1.stack": stack, "p2.stack": "2D"}, start="round",
+              options={"deck_order": "arranged"})
+    return DECK.heuristic(s, "p1", random.Random(seed))
+
+
+def test_deck_turns_its_trick_card():
+    """A trick is the same for everyone: turn the top card."""
+    s = setup(DECK, {"p1.stack": "QS", "p2.stack": "4D"})
+    assert DECK.heuristic(s, "p1", random.Random(0)) == "turn"
+
+
+def test_deck_discards_the_lowest_cards_the_first_held_among_equals():
+    """QS takes 4D in the round's last trick; p1 then holds QS 4D (laid on top of the won
+    pile) and 5S 9C 5H 5D KC: 7 cards against p2's 5, so p1 discards 2. Only high cards
+    win tricks and generals: the lowest go, 4D and then one of the three fives, the first
+    held (5S). Suits do not matter."""
+    s = setup(DECK, {"p1.stack": "QS", "p2.stack": "4D", "p1.won": "5S 9C 5H 5D KC",
+                     "p2.won": "2H 3H 4H 6H 7H"})
+    s.apply({p: "turn" for p in s.node().choices})
+    assert s.won["p1"] == cards("QS 4D 5S 9C 5H 5D KC")
+    assert DECK.heuristic(s, "p1", random.Random(0)) == tuple(cards("4D 5S"))
+
+
+def test_deck_arranges_five_cards_top_soldiers_general():
+    """Five cards AS KH 9D 4C 2C (given shuffled): the ace on top for the first trick,
+    the three lowest (2C 4C 9D) next as the soldiers of a war if that trick ties, the
+    second-highest (KH) fifth as that war's general."""
+    order = arrange("9D 4C KH 2C AS")
+    assert order[0] == Card("A", "S") and order[4] == Card("K", "H")
+    assert set(order[1:4]) == set(cards("2C 4C 9D"))
+
+
+def test_deck_arranges_fewer_than_five_cards_highest_first():
+    """Four cards cannot hold a trick card, three soldiers and a general: by the policy
+    (the docstring) they are stacked highest first, KH 9D 4C 2C."""
+    assert arrange("9D 4C KH 2C") == tuple(cards("KH 9D 4C 2C"))
+
+
+def test_deck_arranges_the_rest_in_a_random_order():
+    """Eight cards: AS on top, 2C 3C 4C as soldiers, KH as general; the other three
+    (9D 8H 7S) follow in a random order, so the stack is not predictable: over twenty
+    seeds they come in more than one order, always the same three."""
+    orders = {arrange("9D 4C KH 2C AS 3C 8H 7S", seed) for seed in SEEDS}
+    assert {(o[0], frozenset(o[1:4]), o[4]) for o in orders} == {
+        (Card("A", "S"), frozenset(cards("2C 3C 4C")), Card("K", "H"))}
+    assert {frozenset(o[5:]) for o in orders} == {frozenset(cards("9D 8H 7S"))}
+    assert len(orders) > 1
