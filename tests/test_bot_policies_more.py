@@ -192,6 +192,26 @@ def test_lines_seen_deployment_loses_no_card_it_can_keep():
     assert LINES.heuristic(s, "p2", random.Random(0)) == line("- 10S 5S")
 
 
+def test_lines_seen_deployment_reads_the_other_line_from_either_seat():
+    """The seats swapped: p2 holds two and lays 3H on its left (facing p1's right) and KC
+    on its right (facing p1's left), the centre empty; p1 holds 2S alone. As for p2 above,
+    the centre is best (net -1 against -3): p1 plays 2S in its centre."""
+    s = setup(LINES, {"p1.hand": "2S", "p2.hand": "3H KC"})
+    assert s.phase == "deploy-first" and s.first == "p2"
+    s.apply({"p2": line("3H - KC")})
+    assert LINES.heuristic(s, "p1", random.Random(0)) == line("- 2S -")
+
+
+def test_lines_last_turn_blind_deployment_without_a_reserve():
+    """The last turn with equal holdings: both decks are empty and both hold two, so both
+    deploy blind, all their cards, with no reserve. The line is worth its ranks plus a
+    tenth of the centre's: the king goes to the centre, the five to a flank."""
+    s = setup(LINES, {"p1.hand": "5H KS", "p2.hand": "4D 9D"})
+    assert s.phase == "deploy" and s.last_turn
+    got = LINES.heuristic(s, "p1", random.Random(0))
+    assert got.centre == Card("K", "S") and Card("5", "H") in (got.left, got.right)
+
+
 def test_lines_seen_deployment_wins_by_the_widest_margin_among_equal_lines():
     """p1 lays 2H, 9D, 10C; p2 holds 3S and JS. Two wins either way: 3S over 2H, and JS
     over 9D (margin 2) or over 10C (margin 1). Equal cards, so the wider margins decide:
@@ -240,6 +260,17 @@ def test_wtb_draws_one_more_than_the_opponents_share_give_or_take_one():
     more than the opponent's share, 14, and adds noise of -1..+1: over twenty seeds it
     draws 13, 14 and 15 and nothing else."""
     assert draws(wtb(52, 52)) == {13, 14, 15}
+
+
+def test_wtb_noise_keeps_the_plan_half_the_time():
+    """The first battle again (plan 14). The noise leaves the plan half the time and takes
+    one off or adds one a quarter of the time each: over 2,000 seeds 14 is drawn in 46-54 %
+    of them and 13 and 15 in 21-29 % each (each band over four standard deviations
+    wide)."""
+    s = wtb(52, 52)
+    got = [WTB.heuristic(s, "p1", random.Random(seed)) for seed in range(2000)]
+    assert 0.46 < got.count(14) / 2000 < 0.54
+    assert 0.21 < got.count(13) / 2000 < 0.29 and 0.21 < got.count(15) / 2000 < 0.29
 
 
 def test_wtb_spreads_its_own_deck_when_that_share_is_larger():
@@ -511,12 +542,23 @@ def test_ultimate_fights_for_a_pot_rated_exactly_one_half():
 def test_ultimate_guesses_the_bid_at_the_pots_share_of_the_opponents_hand():
     """7D is turned up; of the eight hidden diamonds four are lower (2-5) and four higher:
     the pot rates 0.5. The opponent holds 2S..10S; one half of the way up is the fifth
-    card, 6S, give or take one: 5S, 6S or 7S. Against each of them the smallest club that
-    wins is 8C (p1 holds nothing between 5C and 8C); a guess two cards off (4S or 8S)
-    would give 5C or 9C. The bot bids 8C."""
-    s = ultimate("AC 2C 5C 8C 9C 10C JC QC KC", "2S 3S 4S 5S 6S 7S 8S 9S 10S",
+    card, 6S: the guess is 6S half the time, 5S or 7S a quarter of the time each. p1's
+    smallest winning clubs are then 7C, 6C and 8C (a guess two cards off, 4S or 8S, would
+    give 5C or JC). Over 2,000 seeds without the step-4 detour: 7C in 46-54 % of them,
+    6C and 8C in 21-29 % each, nothing else."""
+    s = ultimate("AC 2C 5C 6C 7C 8C JC QC KC", "2S 3S 4S 5S 6S 7S 8S 9S 10S",
                  "7D 2D 3D 4D 5D 9D 10D JD QD")
-    assert bids(s) == {Card("8", "C")}
+    got = [ULTIMATE.heuristic(s, "p1", NoMixing(seed)) for seed in range(2000)]
+    assert set(got) == set(cards("6C 7C 8C"))
+    assert 0.46 < got.count(Card("7", "C")) / 2000 < 0.54
+    assert 0.21 < got.count(Card("6", "C")) / 2000 < 0.29
+    assert 0.21 < got.count(Card("8", "C")) / 2000 < 0.29
+
+
+def test_ultimate_plays_its_last_card():
+    """The last diamond: one card left in each hand, nothing to choose."""
+    s = ultimate("9C", "3S", "5D")
+    assert bids(s, random.Random) == {Card("9", "C")}
 
 
 def test_ultimate_guess_stays_within_the_opponents_hand():
@@ -547,10 +589,21 @@ def test_ultimate_mixing_stays_within_the_hand():
     beats either. A step up from the top of the hand stays on KC; a step down is 6C. At
     the bottom of the hand a step down likewise stays on the lowest card."""
     s = ultimate("AC 3C 6C KC", "9S 10S JS QS", "QD 2D 3D 4D")
-    assert bids(s, random.Random) == {Card("K", "C"), Card("6", "C")}
+    got = [ULTIMATE.heuristic(s, "p1", random.Random(seed)) for seed in range(2000)]
+    assert set(got) == {Card("K", "C"), Card("6", "C")}
+    # a step down (half of three in ten) shows as 6C in about 15 %; a step up stays on KC
+    assert 0.12 < got.count(Card("6", "C")) / len(got) < 0.18
     # at the bottom: nothing beats QS or KS, so the plan is the lowest card, 2C; a step
     # down stays on it, so only a step up (half of three in ten) shows: 5C in about 15 %
     s = ultimate("2C 5C 7C 9C", "10S JS QS KS", "QD 2D 3D 4D")
     got = [ULTIMATE.heuristic(s, "p1", random.Random(seed)) for seed in range(2000)]
     assert set(got) == {Card("2", "C"), Card("5", "C")}
     assert 0.12 < got.count(Card("5", "C")) / len(got) < 0.18
+
+
+def test_wtb_outflank_covers_to_tie_when_a_tie_ends_the_sweep():
+    """p2's 5S and 9S beat p1's 2C and 3C: a clean sweep, two stones. The one unseen card
+    is 5D: on position 1 it only ties 5S, but a tie ends the sweep (p2 wins one pair of two:
+    one stone, not two), +1.01. The bot covers position 1 rather than stop."""
+    s = outflank("2C 3C 5D", "5S 9S 4S", 3, 2)
+    assert WTB.heuristic(s, "p1", random.Random(0)) == 1
