@@ -816,7 +816,7 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     reserve can help. In numbers (``_blind_score``): a line is worth its ranks, plus a tenth
     of the centre card's rank; the reserve adds 0.6 of its rank when its suit matches a
     flank card, else 0.25. So they keep back the lowest card unless a matching card costs
-    less (0.4 x its rank against 0.75 x the lowest's: a 5 that matches before an unmatched
+    less (0.4 x its rank against 0.75 x the lowest's: a matching 5 is kept before an unmatched
     3), and the centre's tenth is only a tie-break: it never outweighs letting the reserve
     match a flank card. Deploying after seeing the other line (the shorter hand in the last
     turn), they pick the line that wins the most cards against it, counted as the net
