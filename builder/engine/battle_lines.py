@@ -813,8 +813,16 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     Deploying blind, they put their cards on the line and keep back the card whose loss
     costs least: a low card, and preferably one whose suit matches a flank card (then it
     can always reinforce that flank); the strongest line card goes to the centre, which no
-    reserve can help. Deploying after seeing the other line (the shorter hand in the last
-    turn), they pick the line that wins the most cards against it. When reinforcing, they
+    reserve can help. In numbers (``_blind_score``): a line is worth its ranks, plus a tenth
+    of the centre card's rank; the reserve adds 0.6 of its rank when its suit matches a
+    flank card, else 0.25. So they keep back the lowest card unless a matching card costs
+    less (0.4 x its rank against 0.75 x the lowest's: a matching 5 is kept before an unmatched
+    3), and the centre's tenth is only a tie-break: it never outweighs letting the reserve
+    match a flank card. Deploying after seeing the other line (the shorter hand in the last
+    turn), they pick the line that wins the most cards against it, counted as the net
+    captured cards (``_seen_score``: a win +2, a loss -2, a card facing an empty position
+    +1, an empty position facing a card -1, a tie 0); among lines that win as many, the one
+    whose wins are by the widest margins. When reinforcing, they
     reinforce a flank where the reserve turns a loss into a win, else into a tie (a tie
     saves the line card and keeps the reserve in their own captured pile); otherwise they
     pass. After a turn in which every position tied, they deploy at random rather than

@@ -711,7 +711,8 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     * Arranging (advanced rules), after the seed's tactics: the highest card on top to take
       the first trick, the three lowest cards next as soldiers in case that first trick is
       tied, the second-highest card fifth as the general of that war, and the rest in a
-      random order so that the stack is not predictable.
+      random order so that the stack is not predictable. Fewer than five cards cannot hold
+      a trick card, three soldiers and a general: they are stacked highest first.
     """
     node = state.node()
     ch = node.choices[player]

@@ -425,7 +425,8 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     1. Rate the pot: the share of still-hidden diamonds worth less than the pot (equal ones
        count half). A pot rated 0.5 or more is worth fighting for.
     2. Guess the opponent's bid: the card at about the same share of their remaining hand,
-       lowest to highest (an opponent who thinks alike bids alike), give or take one card.
+       lowest to highest (an opponent who thinks alike bids alike), give or take one card
+       (that card half the time, the one below or above a quarter of the time each).
     3. Worth fighting for: bid the smallest card that beats the guess (never waste a king
        where a nine will do); if nothing beats it, give the round up with the lowest card.
        Not worth it: dump one of the lowest cards on it (any of the lowest third of the

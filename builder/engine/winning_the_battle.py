@@ -512,17 +512,19 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     *How many to draw* uses only public facts: deck sizes and stones. The player spreads
     their deck over the battles they still need (one per missing stone, plus one to spare)
     and tries to draw one card more than the opponent's like-minded share, since the longer
-    line outflanks. They add a little noise (-1..+1) so as not to be predictable, and keep
-    one card back so as not to lose by being unable to draw, unless this battle can end the
-    game in their favour: they need one stone and hold more cards than the opponent (who
-    then cannot match them, so they are sure to outflank).
+    line outflanks. They add a little noise so as not to be predictable (the planned number
+    half the time, one less or one more a quarter of the time each), and keep one card
+    back so as not to lose by being unable to draw, unless this battle can end the game in
+    their favour: they need one stone and hold more cards than the opponent (who then
+    cannot match them, so they are sure to outflank).
 
     *Outflanking* looks at the lines (face up, so public) and estimates the next extra
     card's rank from the cards of their own deck they have not yet seen (what is left in
     deck and hand plus extras discarded unseen; a player can work this out from the cards
     revealed so far, and the order is never used). For each position it works out the
-    expected change in the battle's worth (stones won, sweep included; a small bonus for
-    the expected change in the win margin breaks ties) if the next card covered it. It
+    expected change in the battle's worth (stones won or saved, sweep included, a stone
+    saved weighing as much as a stone won; a bonus of a hundredth of a stone per pair of
+    expected change in the win margin breaks ties) if the next card covered it. It
     covers the best position, which will be one currently lost or tied, and stops when no
     position can be improved in expectation (e.g. every pair is already won).
     """
