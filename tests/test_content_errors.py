@@ -533,6 +533,51 @@ def _cases():
            {"high-five/examples/02-again.yaml": EXAMPLE}, "content/high-five/examples/02-again.yaml",
            [f"content/high-five/examples/02-again.yaml:1:1: error: example id 'short-game' is "
             f"already used at {E}:1"])
+    # ---- from a mutation sample of content.py (scripts/mutation.py content --seed 2)
+    yield ("require-missing-slug", {"high-five/game.yaml": replace(GAME, "slug: high-five\n", "")},
+           G, [f"{G}:1:1: error: game.yaml: 'slug' is missing"])
+    yield ("players-not-a-mapping",
+           {"high-five/game.yaml": replace(GAME, "players: {min: 2, max: 2}", "players: 5")}, G,
+           [f"{G}:3:10: error: game.yaml: 'players' must be a mapping, got 5"])
+    line = 'players: {min: 2, max: 2, names: {p1: "  "}}'
+    yield ("players-blank-name",
+           {"high-five/game.yaml": replace(GAME, "players: {min: 2, max: 2}", line)}, G,
+           [f"{G}:3:{col(line, chr(34))}: error: players.names.p1 must be a name, got '  '"])
+    yield ("example-repeat-with-chance",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, "  - decide: {p1: 4D, p2: 9C}\n",
+                                                         "  - repeat: 2\n    chance: [KS]\n")},
+           E, [f"{E}:15:13: error: repeat is only for forced steps (no decide:, no chance:)"])
+    line = "title: High ![x](y.png) Five"
+    yield ("game-title-picture",
+           {"high-five/game.yaml": replace(GAME, "title: High Five", line)}, G,
+           [f"{G}:2:{col(line, '![')}: error: {PICTURE}"])
+    line = "![a](m.png)[c](javascript:x)"      # a link right after a picture is a link
+    yield ("rules-link-after-picture", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
+           [f"{R}:21:1: error: {PICTURE}",
+            f"{R}:21:{col(line, 'javascript')}: error: a link to 'javascript:x' {LINK_RULE}"])
+    # a block text (comment: |) starts on the line after its key: the picture is on line 21
+    yield ("example-block-text-line",
+           {"high-five/examples/01-short.yaml": EXAMPLE + "    comment: |\n      Fine.\n"
+                                                       "      ![p](x.png)\n"},
+           E, [f"{E}:21:7: error: {PICTURE}"])
+    line = "components: [5, {name: Deck, count: x}]"   # every component is read
+    yield ("components-each-read", {"high-five/game.yaml": GAME + line + "\n"}, G,
+           [f"{G}:7:{col(line, '5')}: error: a component must be a mapping such as "
+            "{name: Standard 52-card deck, count: 1}",
+            f"{G}:7:{col(line, 'x')}: error: component: 'count' must be a whole number from 1 "
+            "to 999, got 'x'"])
+    yield ("example-block-text-paragraph-line",
+           {"high-five/examples/01-short.yaml": EXAMPLE + "    comment: |\n      Fine.\n\n      "
+                                                       + "word " * 1000 + "\n"},
+           E, [f"{E}:22:7: error: this paragraph is too large for the rulebook's Markdown: "
+               "5,000 characters long (at most 4,000); split it with blank lines"])
+    line = "![a][](javascript:x)"   # a reference picture, then a link of its own
+    yield ("rules-link-right-after-a-reference-picture",
+           {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
+           [f"{R}:21:1: error: {PICTURE}",
+            f"{R}:21:{col(line, 'javascript')}: error: a link to 'javascript:x' {LINK_RULE}"])
+    yield ("book-subtitle-not-text", {"index.yaml": INDEX + "book:\n  subtitle: [a, b]\n"}, I,
+           [f"{I}:3:13: error: book.subtitle must be some text, got [a, b]"])
 
 
 CASES = list(_cases())
@@ -549,6 +594,12 @@ def test_a_broken_file_is_a_located_error(content: Path, files, path, expected):
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text)
     assert errors(content, path) == expected
+
+
+def test_eight_nested_markers_are_allowed(content: Path):
+    """The bound is more than 8 markers on a line (rules-nested-markers): 8 are fine."""
+    (content / "high-five" / "rules.md").write_text(RULES + "\n" + "- " * 8 + "deep\n")
+    assert errors(content) == []
 
 
 def test_no_content_folder(tmp_path: Path, monkeypatch):
