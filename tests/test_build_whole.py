@@ -28,6 +28,7 @@ LOGO = ('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox
         '<rect width="120" height="40" fill="#335"/>'
         '<text x="8" y="27" font-size="20" fill="#fff">Zanzibar</text></svg>')
 OWN_LINE = "Printed for the Tuesday club"
+BOOK_LINE = "House rules are welcome at the Tuesday club"   # the content's own book template
 
 pytestmark = [pytest.mark.slow, pytest.mark.build]
 
@@ -46,6 +47,10 @@ def built(tmp_path_factory):
     (content / "templates" / "book").mkdir(parents=True)
     (content / "templates" / "book" / "front.html.j2").write_text(
         front.replace("</body>", f"<p>{OWN_LINE}</p></body>"))
+    book = (ROOT / "templates" / "book" / "book.html.j2").read_text()
+    assert book.count("</body>") == 1
+    (content / "templates" / "book" / "book.html.j2").write_text(
+        book.replace("</body>", f"<p>{BOOK_LINE}</p></body>"))
     report = run_check(content)
     assert report.ok, [d.format() for d in report.diagnostics]
     out = tmp / "output"
@@ -130,7 +135,9 @@ def check_the_compendium_carries_the_contents_logo_and_templates(built):
     assert OWN_LINE in text             # the content's own front template
     assert "Two Wars" in text
     book = PdfReader(out / "pdf" / "war-rules.pdf")
-    assert OWN_LINE not in " ".join(p.extract_text() or "" for p in book.pages)
+    words = " ".join(p.extract_text() or "" for p in book.pages)
+    assert OWN_LINE not in words
+    assert BOOK_LINE in " ".join(words.split())      # the rulebook's own template, too
 
 
 def check_the_next_build_finds_nothing_to_do(built):
@@ -138,6 +145,8 @@ def check_the_next_build_finds_nothing_to_do(built):
     n = up_to_date(content, out, "letter")
     assert n == len([p for p in out.rglob("*") if p.is_file() and p.name != MANIFEST])
     assert up_to_date(content, out, "a4") is None      # another paper is another build
+    assert up_to_date(content, out, "letter", four_colour=True) is None   # so is CMYK
+    assert up_to_date(content, out, "letter", ink="low") is None
 
 
 CHECKS = [check_the_build_succeeds_and_writes_each_product,

@@ -230,6 +230,25 @@ def test_publication_in_process_follows_the_rule(tmp_path: Path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["output"]
 
 
+def test_publication_through_a_link_in_process_keeps_the_link(tmp_path: Path):
+    """An output reached by a link to a folder: the build stages beside the real folder,
+    the new output takes the real folder's place, and the link stays a link to it."""
+    from builder import build
+
+    real = tmp_path / "disk" / "real-output"
+    write_tree(real, OLD)
+    link = tmp_path / "output"
+    link.symlink_to(real)
+    staging = build._staging(link)
+    assert staging.parent == real.parent
+    write_tree(staging, STAGED)
+    (staging / ".replace-dirs").write_text("site\n")
+    build.publish(staging, link)
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert manifest(real) == NEW
+    assert sorted(p.name for p in real.parent.iterdir()) == ["real-output"]
+
+
 def test_leftovers_of_ended_builds_are_removed_and_a_live_ones_kept(tmp_path: Path):
     from builder import build
 
