@@ -40,7 +40,7 @@ def test_int_range():
             count.parse(bad)
     assert [count.contains(v) for v in (0, 1, 5, 6, "3")] == [False, True, True, False, False]
     assert count.enumerate() == [1, 2, 3, 4, 5]
-    assert count.describe() == "number of cards from 1 to 5"
+    assert count.describe() == "a number of cards from 1 to 5"
     assert IntRange(2, 2, rule="r").describe() == "2"
     assert count.why_illegal(7) == "7 is out of range: the number of cards must be from 1 to 5"
     rng = random.Random(3)

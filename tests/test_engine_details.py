@@ -144,6 +144,11 @@ def test_a_deployment_names_what_is_wrong():
     assert last.refusal(short) == ("short-deployment", "1 card deployed, but with 2 in hand "
                                    "exactly 2 must be")
     assert last.refusal(Line(None, None, None))[1].startswith("0 cards deployed")
+    assert d.describe() == ("one card of KS 9C 4D 2H to each of left, centre and right (the "
+                            "last one stays as the reserve)")
+    assert last.describe() == "2 cards of KS 9C, at most one per position (left, centre, right)"
+    assert Deployment(hand[:1], 1, "short-deployment").describe() == \
+        "1 card of KS, at most one per position (left, centre, right)"
 
 
 def test_a_refused_reinforcement_says_why():
@@ -292,3 +297,111 @@ def test_battle_lines_says_whose_deck_ran_out():
                     assert e.text.startswith(f"{who} {verb} empty after drawing up"), e.text
                     seen.add(len(empty))
     assert seen == {1, 2}, seen
+
+
+
+def test_a_reinforcement_names_the_card_the_reserve_matches():
+    """Battle Lines (rules.md, Reinforcing): a reserve reinforces a lower flank card when
+    it shares the suit of that card or of the card facing it; the narration names the card
+    whose suit it shares ("both cards" when the two share a suit)."""
+    game = GAMES["battle-lines"]
+    seen = 0
+    for opts in game.option_sets:
+        for seed in range(30):
+            events = []
+            play_game(game, opts, seed, random_bot if seed % 2 else game.heuristic,
+                      on_step=lambda s, n, d, ev: events.extend(ev))
+            for e in events:
+                m = re.search(r"the reserve (\w+) shares the suit of (both cards|\w+):", e.text)
+                if e.kind != "may-reinforce" or not m:
+                    continue
+                reserve = Card.parse(m.group(1))
+                mine, theirs = e.cards
+                if m.group(2) == "both cards":
+                    assert mine.suit == theirs.suit == reserve.suit, e.text
+                else:
+                    named = Card.parse(m.group(2))
+                    assert named in (mine, theirs) and named.suit == reserve.suit, e.text
+                    assert mine.suit != theirs.suit, e.text
+                seen += 1
+    assert seen
+
+
+@pytest.mark.parametrize("slug, key, says", [
+    ("winning-the-battle", "battle.winner", {"tie": "the last battle was a tie"}),
+    ("battle-lines", "last-turn", {True: "this is the last turn"}),
+])
+def test_the_state_lines_say_what_the_view_holds(slug, key, says):
+    """The state lines under a diagram (``describe``) say a fact exactly when the view
+    holds it: Winning the Battle's last battle was a tie, Battle Lines' last turn."""
+    game = GAMES[slug]
+    said = Counter()
+    for opts in game.option_sets:
+        for seed in range(10):
+            def on_step(state, node, decided, events):
+                view = state.view()
+                text = dict(game.describe(view, state.options))[""]
+                for value, words in says.items():
+                    assert (words in text) == (view[key] == value), (view[key], text)
+                    said[view[key] == value] += 1
+
+            play_game(game, opts, seed, random_bot if seed % 2 else game.heuristic,
+                      on_step=on_step)
+    assert said[True] and said[False], said
+
+
+@pytest.mark.parametrize("slug", ["war", "deck-management"])
+def test_no_trick_has_been_taken_before_the_first(slug):
+    """``trick.cards`` (docs/games.md): how many cards the last trick's winner took, 0 if
+    nobody took it; before the first trick, nobody has."""
+    game = GAMES[slug]
+    for opts in game.option_sets:
+        state = game.new_game(game.resolve(opts), random.Random(1))
+        assert state.view()["trick.cards"] == 0
+        assert state.view()["trick.winner"] == "none"
+
+
+def test_a_decision_out_of_turn_is_refused_citing_the_rule():
+    """Applying a decision where the game does not ask for it: a player who has no
+    decision now, or a decision where a chance event is pending, is refused with the rule
+    of what is pending (printed in ``warbook check``'s message)."""
+    from builder.engine.core import IllegalDecision
+
+    game = GAMES["battle-lines"]
+    state = game.new_game(game.resolve({}), random.Random(3))
+    node = state.node()
+    assert node.kind == "decision"
+    rule = next(iter(node.choices.values())).rule
+    with pytest.raises(IllegalDecision) as e:
+        state.apply({**{p: c.sample(random.Random(0)) for p, c in node.choices.items()},
+                     "p3": "anything"})
+    assert (e.value.rule, e.value.player) == (rule, "p3")
+    assert str(e.value.message).startswith("p3 has no decision to make now (")
+
+
+def test_a_number_choice_describes_itself_as_a_number():
+    from builder.engine.core import IntRange
+
+    assert IntRange(1, 5, "draw").describe() == "a number from 1 to 5"
+    assert IntRange(2, 2, "draw").describe() == "2"
+
+
+def test_an_engine_file_may_define_dataclasses(tmp_path):
+    """A designer's engine.py is an ordinary module (docs/writing-an-engine.md): with
+    ``from __future__ import annotations`` a dataclass looks its module up by name while
+    the file loads, so the file is a registered module by then."""
+    from pathlib import Path
+
+    from builder.engine.registry import load_engine_file
+
+    fixture = Path(__file__).parent / "fixtures" / "high-five" / "engine.py"
+    text = fixture.read_text()
+    anchor = "PLAYERS = (\"p1\", \"p2\")\n"
+    assert text.count(anchor) == 1
+    text = text.replace(anchor, anchor + "\n\nfrom dataclasses import dataclass\n\n\n"
+                        "@dataclass\nclass Tally:\n    points: int = 0\n    note: str = ''\n\n\n"
+                        "ZERO = Tally()\n")
+    (tmp_path / "tally").mkdir()
+    (tmp_path / "tally" / "engine.py").write_text(text)
+    game = load_engine_file(tmp_path / "tally" / "engine.py")
+    assert game.slug == "high-five"

@@ -32,6 +32,13 @@ CASES = [
     ("battle-unknown-pile", "battle", "01-plain-turns.yaml",
      "    p2.deck: [10C, 3S]\n", "    p2.deck: [10C, 3S]\n    p3.deck: [5S]\n", "[5S]",
      "p3.deck", "unknown pile 'p3.deck' (Battle with 2 players has: "),
+    ("battle-a-card-of-the-other-player", "battle", "01-plain-turns.yaml",
+     "p1.deck: [9H, 2D, 7H]", "p1.deck: [9H, 2D, 7H, 5S]", "5S", "p1.deck",
+     "5S is not p1's card: p1 owns the H/D cards"),
+    ("battle-lines-unknown-pile", "battle-lines", "01-a-turn-of-battle.yaml",
+     "    p2.deck: [AC, 2D, 8S, 9H, 3S]\n", "    p2.deck: [AC, 2D, 8S, 9H, 3S]\n    p3.hand: [4S]\n",
+     "[4S]", "p3.hand", "unknown pile 'p3.hand' (Battle Lines has: p1.captured, p1.deck, p1.hand, "
+     "p2.captured, p2.deck, p2.hand)"),
     ("battle-lines-hand-too-big", "battle-lines", "01-a-turn-of-battle.yaml",
      "p1.hand: [KS, 9C, 4D, 2H]", "p1.hand: [KS, 9C, 4D, 2H, 6D]", "6D", "p1.hand",
      "p1.hand holds 5 cards; a hand holds at most 4"),

@@ -263,7 +263,7 @@ class IntRange(Choice):
         return list(range(self.lo, self.hi + 1))
 
     def describe(self) -> str:
-        return f"{self.what} from {self.lo} to {self.hi}" if self.lo != self.hi else str(self.lo)
+        return f"a {self.what} from {self.lo} to {self.hi}" if self.lo != self.hi else str(self.lo)
 
     def why_illegal(self, value: Any) -> str:
         return f"{value} is out of range: the {self.what} must be from {self.lo} to {self.hi}"
