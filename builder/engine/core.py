@@ -417,16 +417,6 @@ class Event:
         names = names or {}
         return self.text.format_map(_Names(names))
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "rule": self.rule,
-            "text": self.text,
-            "player": self.player,
-            "cards": [str(c) for c in self.cards],
-            "data": {k: jsonable(v) for k, v in self.data.items()},
-        }
-
 
 class _Names(dict):
     def __missing__(self, key: str) -> str:
@@ -466,13 +456,6 @@ class Zone:
     style: str = "stack"  # stack (cards overlap), fan (side by side), pile (one card + count),
     #                       tokens (``count`` round tokens, e.g. stones, drawn; no cards)
     note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "label": self.label, "row": self.row, "col": self.col,
-            "cards": [[str(c), up] for c, up in self.cards], "owner": self.owner,
-            "count": self.count, "style": self.style, "note": self.note,
-        }
 
 
 @dataclass
