@@ -19,7 +19,6 @@ matching the notation of the content files.
 from __future__ import annotations
 
 import copy
-import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -773,6 +772,3 @@ def play_game(game: GameDef, options: dict[str, Any] | None, seed: int,
             raise AssertionError(f"{game.slug}: game exceeded its documented bound of {bound} steps")
     return state, steps
 
-
-def rotate(seq: Sequence[Any], n: int) -> list[Any]:
-    return list(itertools.islice(itertools.cycle(seq), n, n + len(seq)))
