@@ -325,6 +325,32 @@ def test_a_repeated_steps_comment_belongs_to_its_last_repetition(tmp_path):
     assert report.ok, [d.format() for d in report.diagnostics]
     rep = next(r for r in report.games[0].replays if r.example.id == "war-plain-trick")
     assert [s.comment.strip() for s in rep.steps] == ["", "Two tricks go by."]
+    assert [(s.round, s.repeat) for s in rep.steps] == [(1, 2), (2, 2)]
+
+
+def test_a_repeated_step_that_fails_says_which_repetition(tmp_path):
+    """The message of a repeated step names the repetition that failed ("(repeat 2 of
+    2)"): only the last one is compared with ``expect:``."""
+    root = copy(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    text = path.read_text()
+    path.write_text(text[:text.index("steps:\n")] + "steps:\n  - repeat: 2\n    expect:\n"
+                    "      tricks: 3\n")
+    (e,) = run_check(root).diagnostics.errors
+    assert "step 1 (repeat 2 of 2): tricks: expected 3, got 2" in e.message, e.message
+
+
+def test_every_pile_of_a_setup_is_read(tmp_path):
+    """A pile that is not a list is an error, and the piles after it are still read: a card
+    written twice there is an error too."""
+    root = copy(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit(path, "    p1.deck: [KS, 4D]\n    p2.deck: [7H, 9C]\n",
+         "    p1.deck: KS\n    p2.deck: [7H, 7H]\n")
+    errors = run_check(root).diagnostics.errors
+    assert [(e.line, e.col) for e in errors] == [(8, 14), (9, 19)], [e.format() for e in errors]
+    assert errors[0].message == "pile 'p1.deck' must be a list of cards, top first"
+    assert "card 7H is in the setup more than once" in errors[1].message
 
 
 def test_a_setup_error_points_at_the_deepest_place_written(tmp_path):
