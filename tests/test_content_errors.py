@@ -576,6 +576,25 @@ def _cases():
            {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
            [f"{R}:21:1: error: {PICTURE}",
             f"{R}:21:{col(line, 'javascript')}: error: a link to 'javascript:x' {LINK_RULE}"])
+    # ---- a third sample (scripts/mutation.py content --seed 3)
+    yield ("example-without-setup",
+           {"high-five/examples/01-short.yaml": replace(
+               EXAMPLE, "setup:\n  hands:\n    p1: [KS, 4D]\n    p2: [KH, 9C]\n", "")},
+           E, [f"{E}:1:1: error: example: 'setup' must be a mapping (piles: ...)"])
+    line = "intro: Look ![x](y.png) here."
+    yield ("example-intro-picture",
+           {"high-five/examples/01-short.yaml": replace(
+               EXAMPLE, "title: A two-round game\n", f"title: A two-round game\n{line}\n")},
+           E, [f"{E}:3:{col(line, '![')}: error: {PICTURE}"])
+    line = "    text: See [[nowhere]]."
+    yield ("option-text-cross-reference",
+           {"high-five/game.yaml": GAME + "options:\n  hand:\n    default: 5\n" + line + "\n"},
+           G, [f"{G}:10:{col(line, '[[')}: error: unknown rule id 'nowhere' in cross-reference"])
+    line = "A <b>bold</b> claim."        # a body after a blank line: its own line is counted
+    yield ("rules-body-after-a-blank-line",
+           {"high-five/rules.md": RULES + "\n## Bold {#bold}\n\n" + line + "\n"}, R,
+           [f"{R}:23:{col(line, '<b>')}: error: raw HTML is not allowed in content ('<b>')"
+            + HTML_HINT])
     yield ("book-subtitle-not-text", {"index.yaml": INDEX + "book:\n  subtitle: [a, b]\n"}, I,
            [f"{I}:3:13: error: book.subtitle must be some text, got [a, b]"])
 
@@ -594,6 +613,27 @@ def test_a_broken_file_is_a_located_error(content: Path, files, path, expected):
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text)
     assert errors(content, path) == expected
+
+
+def test_a_fenced_block_is_not_read_as_rules(content: Path):
+    """A heading inside a code fence is text, not a rule (no "has no id" error)."""
+    (content / "high-five" / "rules.md").write_text(RULES + "\n```\n# Not a heading\n```\n")
+    assert errors(content) == []
+
+
+def test_a_game_for_one_player_is_allowed(content: Path):
+    """players.min may be 1 (docs/content-format.md: 1 <= min <= max)."""
+    game = content / "high-five" / "game.yaml"
+    game.write_text(replace(GAME, "players: {min: 2, max: 2}", "players: {min: 1, max: 2}"))
+    assert errors(content, G) == []
+
+
+def test_a_glossary_term_too_long_is_left_out(content: Path):
+    (content / "high-five" / "glossary.yaml").write_text(
+        replace(GLOSSARY, "term: Point", "term: " + "P" * 81))
+    report = run_check(Path("content"))
+    assert any("a term is one to 80 characters long" in d.message for d in report.diagnostics)
+    assert report.content.games[0].glossary == []
 
 
 def test_eight_nested_markers_are_allowed(content: Path):

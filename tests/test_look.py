@@ -92,6 +92,11 @@ LOGO = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox=
 
 @pytest.mark.parametrize("svg, problem", [
     (LOGO.replace("<rect", "<script>alert(1)</script><rect"), "holds a <script> element"),
+    (LOGO.replace("<rect", "<foreignObject><p>hi</p></foreignObject><rect"),
+     "holds a <foreignobject> element"),
+    (LOGO.replace("<rect", '<iframe src="x.html"/><rect'), "holds a <iframe> element"),
+    (LOGO.replace("<rect", '<object data="x.swf"/><rect'), "holds a <object> element"),
+    (LOGO.replace("<rect", '<embed src="x.swf"/><rect'), "holds a <embed> element"),
     (LOGO.replace("<rect", '<rect onclick="x()"'), "has an event handler (onclick)"),
     (LOGO.replace("<rect", '<image href="http://example.com/x.png"/><rect'),
      "links to 'http://example.com/x.png'"),
@@ -181,3 +186,41 @@ def test_the_clarifications_are_a_part_of_their_own():
     assert parts["clarifications"] == parts["c-outflank"] == "clarifications"
     assert parts["golden-rules"] == "golden" and parts["battle"] not in ("golden",
                                                                         "clarifications")
+
+
+def test_a_font_file_of_the_content_is_used_for_its_faces(tmp_path: Path):
+    """book.fonts.text.regular names a font file of the content's own: it sets the text's
+    regular face, and the faces left out (italic, bold) take it as their stand-in."""
+    content = tmp_path / "content"
+    content.mkdir()
+    shutil.copyfile("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", content / "serif.ttf")
+    assert errors_for(tmp_path, "book:\n  fonts:\n    text: {regular: serif.ttf}\n"
+                                "games: [peace]\n") == []
+    fonts = run_check(content).content.book.fonts
+    for face in ("EBGaramond12-Regular.otf", "EBGaramond12-Italic.otf", "EBGaramond12-Bold.otf"):
+        assert Path(fonts[face]).name == "serif.ttf", fonts
+    assert not any(name.startswith("Cabin") for name in fonts)     # headings as shipped
+
+
+def test_each_games_texts_are_loaded_as_written():
+    """What a game.yaml says of itself (designer, time, the options' labels) is what the
+    loaded game carries: read here from the YAML files themselves."""
+    import yaml
+
+    report = run_check(ROOT / "content")
+    for game in report.content.games:
+        raw = yaml.safe_load((ROOT / "content" / game.slug / "game.yaml").read_text())
+        assert game.designer == raw.get("designer", ""), game.slug
+        assert game.time == raw.get("time", ""), game.slug
+        labels = {o.name: o.label for o in game.options}
+        printed = {n: s for n, s in (raw.get("options") or {}).items() if isinstance(s, dict)}
+        assert set(labels) == set(printed), game.slug      # a fixed setting is not printed
+        for name, spec in printed.items():
+            assert labels[name] == spec.get("label", name), (game.slug, name)
+
+
+def test_an_index_without_an_introduction_has_empty_text(tmp_path: Path):
+    """index.yaml's intro is optional: without it the content's intro is empty text (the
+    model's type), which the home page and the compendium print as nothing."""
+    assert errors_for(tmp_path, "games: [peace]\n") == []
+    assert run_check(tmp_path / "content").content.intro == ""
