@@ -195,13 +195,6 @@ class Sheet:
 
 
 # --------------------------------------------------------------------------- grids
-def printable(paper: str, landscape: bool = False) -> Box:
-    w, h = PAPERS[paper]
-    if landscape:
-        w, h = h, w
-    return Box(MARGIN, MARGIN, w - 2 * MARGIN, h - 2 * MARGIN)
-
-
 def grid(page_w: float, page_h: float, count: int, cols: int, rows: int, w: float, h: float, *,
          gap: float = 0.0, bleed: float = 0.0, top: float | None = None,
          filled: int | None = None) -> list[tuple[Box, tuple[float, float, float, float]]]:
@@ -235,15 +228,6 @@ def grid(page_w: float, page_h: float, count: int, cols: int, rows: int, w: floa
         out.append((box, (bleed if empty(r, c - 1) else 0.0, bleed if empty(r - 1, c) else 0.0,
                           bleed if empty(r, c + 1) else 0.0, bleed if empty(r + 1, c) else 0.0)))
     return out
-
-
-def fit_grid(area_w: float, area_h: float, w: float, h: float, gap: float,
-             clearance: float) -> tuple[int, int]:
-    """How many columns and rows of ``w`` x ``h`` items (``gap`` apart) fit an area once
-    ``clearance`` (bleed, mark gap and mark) is left on every side."""
-    cols = int((area_w - 2 * clearance + gap + EPS) // (w + gap))
-    rows = int((area_h - 2 * clearance + gap + EPS) // (h + gap))
-    return max(cols, 0), max(rows, 0)
 
 
 # --------------------------------------------------------------------------- cut lines
@@ -478,14 +462,6 @@ def check_sheet(sheet: Sheet) -> None:
                 problems.append("the label overlaps a crop mark")
     if problems:
         raise LayoutError(where + ": " + "; ".join(problems))
-
-
-def mirror_sheet(front: Sheet, title: str, html_for=None) -> Sheet:
-    """The back of ``front`` for long-edge duplex: every item moves to the mirror position
-    (so it lands behind its front) and its left and right bleeds swap."""
-    w, _ = front.size
-    items = [it.mirrored(w, None if html_for is None else html_for(it)) for it in front.items]
-    return Sheet(front.paper, front.landscape, title, items, side="back")
 
 
 def pdf_box(box: Box, page_h: float) -> list[float]:
