@@ -147,6 +147,7 @@ def check_the_next_build_finds_nothing_to_do(built):
     assert up_to_date(content, out, "a4") is None      # another paper is another build
     assert up_to_date(content, out, "letter", four_colour=True) is None   # so is CMYK
     assert up_to_date(content, out, "letter", ink="low") is None
+    assert up_to_date(content, out, "letter", site_url="https://example.org/rules/") is None
 
 
 CHECKS = [check_the_build_succeeds_and_writes_each_product,
@@ -231,3 +232,13 @@ def test_a_build_with_nothing_changed_carries_every_part_over(built, tmp_path):
     text = " ".join(p.extract_text() or "" for p in PdfReader(compendium).pages)
     assert "with its only rule reversed" in text.replace("\n", " ")
     assert pages(compendium) == pages(first / "pdf" / "compendium.pdf")
+
+
+def test_a_build_of_a_game_the_content_does_not_have_says_which_it_has(built, tmp_path):
+    from builder.build import BuildError
+
+    content, _, _, _ = built
+    with pytest.raises(BuildError) as e:
+        build(run_check(content), tmp_path / "out", paper="letter", game="peas", quiet=True)
+    assert str(e.value) == "no game 'peas' (games: war, peace)"
+    assert not (tmp_path / "out").exists()
