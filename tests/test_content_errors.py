@@ -595,6 +595,24 @@ def _cases():
            {"high-five/rules.md": RULES + "\n## Bold {#bold}\n\n" + line + "\n"}, R,
            [f"{R}:23:{col(line, '<b>')}: error: raw HTML is not allowed in content ('<b>')"
             + HTML_HINT])
+    # ---- a fourth sample (scripts/mutation.py content --seed 4)
+    line = "intro: See [[nowhere]]."
+    yield ("example-intro-cross-reference",
+           {"high-five/examples/01-short.yaml": replace(
+               EXAMPLE, "title: A two-round game\n", f"title: A two-round game\n{line}\n")},
+           E, [f"{E}:3:{col(line, '[[')}: error: unknown rule id 'nowhere' in cross-reference"])
+    yield ("step-comment-not-text",
+           {"high-five/examples/01-short.yaml": EXAMPLE + "    comment: [a, b]\n"},
+           E, [f"{E}:19:14: error: step: 'comment' must be text, got [a, b]; quote a text that "
+               "contains ': '"])
+    yield ("option-text-not-text",
+           {"high-five/game.yaml": GAME + "options:\n  hand:\n    default: 5\n    text: [a]\n"},
+           G, [f"{G}:10:11: error: option 'hand': 'text' must be text, got [a]; quote a text "
+               "that contains ': '"])
+    yield ("rules-nested-markers-read-no-further",       # the line's HTML is not read too
+           {"high-five/rules.md": RULES + "\n" + "- " * 9 + "<b>deep</b>\n"}, R,
+           [f"{R}:21:1: error: more than 8 list or quote markers open on one line; nest lists "
+            "at most 8 deep"])
     yield ("book-subtitle-not-text", {"index.yaml": INDEX + "book:\n  subtitle: [a, b]\n"}, I,
            [f"{I}:3:13: error: book.subtitle must be some text, got [a, b]"])
 
@@ -636,6 +654,16 @@ def test_a_glossary_term_too_long_is_left_out(content: Path):
     assert report.content.games[0].glossary == []
 
 
+def test_a_rule_keeps_every_letter_of_its_text(content: Path):
+    """A rule's text is kept as written, blank lines around it aside: a text that begins
+    and ends with an X keeps both."""
+    (content / "high-five" / "rules.md").write_text(
+        RULES + "\n## Xylophones {#xylo}\n\nXylophones are not used; nor is a sax.X\n\n")
+    report = run_check(Path("content"))
+    rule = report.content.games[0].rule_index()["xylo"]
+    assert rule.body == "Xylophones are not used; nor is a sax.X"
+
+
 def test_eight_nested_markers_are_allowed(content: Path):
     """The bound is more than 8 markers on a line (rules-nested-markers): 8 are fine."""
     (content / "high-five" / "rules.md").write_text(RULES + "\n" + "- " * 8 + "deep\n")
@@ -659,8 +687,9 @@ def test_a_file_that_is_not_a_font(content: Path):
     (content / "bad.otf").write_bytes(b"not a font at all")
     (content / "index.yaml").write_text("book:\n  fonts:\n    text: {regular: bad.otf}\n" + INDEX)
     line = "    text: {regular: bad.otf}"
-    got = errors(content, I)
-    assert len(got) == 1
+    got = errors(content)                   # in any file: the one error, nothing after it
+    assert len(got) == 1, got
+    assert run_check(Path("content")).content.book.fonts == {}     # and the file is not used
     assert got[0].startswith(f"{I}:3:{col(line, 'bad.otf')}: error: 'bad.otf' is not a font "
                              "file fontTools can read (")
 

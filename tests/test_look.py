@@ -224,3 +224,14 @@ def test_an_index_without_an_introduction_has_empty_text(tmp_path: Path):
     model's type), which the home page and the compendium print as nothing."""
     assert errors_for(tmp_path, "games: [peace]\n") == []
     assert run_check(tmp_path / "content").content.intro == ""
+
+
+def test_an_installed_family_of_otf_files_is_found(tmp_path: Path):
+    """Installed families come as .ttf or .otf files: Cabin (fonts-cabin, set up with
+    warbook) is OpenType, and naming it gives each headings face its own file."""
+    assert errors_for(tmp_path, "book:\n  fonts:\n    headings: {family: Cabin}\n"
+                                "games: [peace]\n") == []
+    fonts = run_check(tmp_path / "content").content.book.fonts
+    for face in ("Regular", "Italic", "Medium", "SemiBold", "Bold", "BoldItalic"):
+        assert Path(fonts[f"Cabin-{face}.otf"]).name == f"Cabin-{face}.otf", fonts
+        assert Path(fonts[f"Cabin-{face}.otf"]).is_file()
