@@ -41,6 +41,18 @@ def each_step(slug: str, seeds: int = 4):
             yield from steps
 
 
+def each_game(slug: str, seeds: int):
+    """The events of each of a few seeded games of every option set (half with random
+    players, half with the heuristic), one list a game."""
+    game = GAMES[slug]
+    for opts in game.option_sets:
+        for seed in range(seeds):
+            events = []
+            play_game(game, opts, seed, random_bot if seed % 2 else game.heuristic,
+                      on_step=lambda s, n, d, ev: events.extend(ev))
+            yield events
+
+
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_every_decision_cites_a_documented_rule(slug):
     _events, rules = documented(slug)
@@ -179,29 +191,24 @@ def test_a_settled_battle_says_who_beat_whom_where():
     (the higher: kings high, aces low), and says when covered cards go to the out piles too."""
     order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]   # ace lowest
 
-    game = GAMES["winning-the-battle"]
     covered = positions = 0
-    for opts in game.option_sets:
-        for seed in range(6):
-            events = []
-            play_game(game, opts, seed, random_bot if seed % 2 else game.heuristic,
-                      on_step=lambda s, n, d, ev: events.extend(ev))
-            numbers, cover = [], False
-            for e in events:
-                m = re.fullmatch(r"Position (\d+): \{(p\d)\}'s (\w+) beats (\w+)\.", e.text)
-                if m:
-                    hi, lo = Card.parse(m.group(3)), Card.parse(m.group(4))
-                    assert order.index(hi.rank) > order.index(lo.rank), e.text
-                    assert e.player == m.group(2), e.text
-                if e.text.startswith("Position "):
-                    numbers.append(int(e.text.split()[1].rstrip(":")))
-                cover = cover or e.kind == "cover"
-                if e.kind == "clear":
-                    assert ("covered cards" in e.text) == cover, (seed, e.text)
-                    covered += cover
-                    assert numbers == list(range(1, len(numbers) + 1)), numbers
-                    positions += bool(numbers)
-                    numbers, cover = [], False
+    for events in each_game("winning-the-battle", 6):
+        numbers, cover = [], False
+        for e in events:
+            m = re.fullmatch(r"Position (\d+): \{(p\d)\}'s (\w+) beats (\w+)\.", e.text)
+            if m:
+                hi, lo = Card.parse(m.group(3)), Card.parse(m.group(4))
+                assert order.index(hi.rank) > order.index(lo.rank), e.text
+                assert e.player == m.group(2), e.text
+            if e.text.startswith("Position "):
+                numbers.append(int(e.text.split()[1].rstrip(":")))
+            cover = cover or e.kind == "cover"
+            if e.kind == "clear":
+                assert ("covered cards" in e.text) == cover, e.text
+                covered += cover
+                assert numbers == list(range(1, len(numbers) + 1)), numbers
+                positions += bool(numbers)
+                numbers, cover = [], False
     assert positions and covered, (positions, covered)
 
 
@@ -221,19 +228,14 @@ def test_battle_says_why_a_player_is_out():
     """Battle (rules.md, Out of the game): a player is out when all their cards are killed
     (rule all-killed: "has no cards left") or when they cannot supply a battle (rule
     cannot-supply)."""
-    game = GAMES["battle"]
     seen = Counter()
-    for opts in game.option_sets:
-        for seed in range(12):
-            events = []
-            play_game(game, opts, seed, random_bot if seed % 2 else game.heuristic,
-                      on_step=lambda s, n, d, ev: events.extend(ev))
-            for e in events:
-                if e.kind == "out":
-                    want = {"all-killed": "has no cards left",
-                            "cannot-supply": "cannot supply a battle"}[e.rule]
-                    assert e.text == f"{{{e.player}}} {want} and is out of the game.", e.text
-                    seen[e.rule] += 1
+    for events in each_game("battle", 12):
+        for e in events:
+            if e.kind == "out":
+                want = {"all-killed": "has no cards left",
+                        "cannot-supply": "cannot supply a battle"}[e.rule]
+                assert e.text == f"{{{e.player}}} {want} and is out of the game.", e.text
+                seen[e.rule] += 1
     assert seen["all-killed"] and seen["cannot-supply"], seen
 
 
@@ -282,20 +284,15 @@ def test_battle_lines_says_whose_deck_ran_out():
     """Battle Lines (rules.md, The last turn): the last deployment begins when a deck is
     empty after drawing up; the narration names the empty decks in agreement: "{p1}'s deck
     is empty", "{p1}'s and {p2}'s decks are empty"."""
-    game = GAMES["battle-lines"]
     seen = set()
-    for opts in game.option_sets:
-        for seed in range(16):
-            events = []
-            play_game(game, opts, seed, random_bot if seed % 2 else game.heuristic,
-                      on_step=lambda s, n, d, ev: events.extend(ev))
-            for e in events:
-                if e.kind == "last-turn":
-                    empty = e.data["empty"].split()
-                    who = " and ".join(f"{{{p}}}'s" for p in empty)
-                    verb = "decks are" if len(empty) == 2 else "deck is"
-                    assert e.text.startswith(f"{who} {verb} empty after drawing up"), e.text
-                    seen.add(len(empty))
+    for events in each_game("battle-lines", 16):
+        for e in events:
+            if e.kind == "last-turn":
+                empty = e.data["empty"].split()
+                who = " and ".join(f"{{{p}}}'s" for p in empty)
+                verb = "decks are" if len(empty) == 2 else "deck is"
+                assert e.text.startswith(f"{who} {verb} empty after drawing up"), e.text
+                seen.add(len(empty))
     assert seen == {1, 2}, seen
 
 
@@ -304,26 +301,21 @@ def test_a_reinforcement_names_the_card_the_reserve_matches():
     """Battle Lines (rules.md, Reinforcing): a reserve reinforces a lower flank card when
     it shares the suit of that card or of the card facing it; the narration names the card
     whose suit it shares ("both cards" when the two share a suit)."""
-    game = GAMES["battle-lines"]
     seen = 0
-    for opts in game.option_sets:
-        for seed in range(30):
-            events = []
-            play_game(game, opts, seed, random_bot if seed % 2 else game.heuristic,
-                      on_step=lambda s, n, d, ev: events.extend(ev))
-            for e in events:
-                m = re.search(r"the reserve (\w+) shares the suit of (both cards|\w+):", e.text)
-                if e.kind != "may-reinforce" or not m:
-                    continue
-                reserve = Card.parse(m.group(1))
-                mine, theirs = e.cards
-                if m.group(2) == "both cards":
-                    assert mine.suit == theirs.suit == reserve.suit, e.text
-                else:
-                    named = Card.parse(m.group(2))
-                    assert named in (mine, theirs) and named.suit == reserve.suit, e.text
-                    assert mine.suit != theirs.suit, e.text
-                seen += 1
+    for events in each_game("battle-lines", 30):
+        for e in events:
+            m = re.search(r"the reserve (\w+) shares the suit of (both cards|\w+):", e.text)
+            if e.kind != "may-reinforce" or not m:
+                continue
+            reserve = Card.parse(m.group(1))
+            mine, theirs = e.cards
+            if m.group(2) == "both cards":
+                assert mine.suit == theirs.suit == reserve.suit, e.text
+            else:
+                named = Card.parse(m.group(2))
+                assert named in (mine, theirs) and named.suit == reserve.suit, e.text
+                assert mine.suit != theirs.suit, e.text
+            seen += 1
     assert seen
 
 
