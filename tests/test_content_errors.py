@@ -613,6 +613,10 @@ def _cases():
            {"high-five/rules.md": RULES + "\n" + "- " * 9 + "<b>deep</b>\n"}, R,
            [f"{R}:21:1: error: more than 8 list or quote markers open on one line; nest lists "
             "at most 8 deep"])
+    # ---- a fifth sample (scripts/mutation.py content --seed 5)
+    yield ("index-intro-not-text", {"index.yaml": INDEX + "intro: [a, b]\n"}, I,
+           [f"{I}:2:8: error: index.yaml: 'intro' must be text, got [a, b]; quote a text that "
+            "contains ': '"])
     yield ("book-subtitle-not-text", {"index.yaml": INDEX + "book:\n  subtitle: [a, b]\n"}, I,
            [f"{I}:3:13: error: book.subtitle must be some text, got [a, b]"])
 
@@ -664,6 +668,32 @@ def test_a_rule_keeps_every_letter_of_its_text(content: Path):
     assert rule.body == "Xylophones are not used; nor is a sax.X"
 
 
+def test_a_heading_id_is_the_last_braces_of_the_heading(content: Path):
+    """``{#id}`` ends a heading; an earlier ``{#...}`` is part of its title."""
+    (content / "high-five" / "rules.md").write_text(
+        RULES + "\n## Marks like {#this} in a title {#odd-title}\n\nText.\n")
+    assert errors(content) == []
+    rule = run_check(Path("content")).content.games[0].rule_index()["odd-title"]
+    assert rule.title == "Marks like {#this} in a title"
+
+
+def test_a_one_letter_term_is_allowed(content: Path):
+    (content / "high-five" / "glossary.yaml").write_text(
+        replace(GLOSSARY, "term: Point", "term: X"))
+    assert errors(content) == []
+    assert [t.term for t in run_check(Path("content")).content.games[0].glossary] == ["X"]
+
+
+@pytest.mark.parametrize("players, counts", [("{min: 1}", (1, 1)), ("{max: 4}", (2, 4)),
+                                             ("{min: 3, max: 4}", (3, 4))])
+def test_the_player_counts_default_as_documented(content: Path, players, counts):
+    """docs/content-format.md: ``min`` defaults to 2, ``max`` to ``min``."""
+    game = content / "high-five" / "game.yaml"
+    game.write_text(replace(GAME, "players: {min: 2, max: 2}", f"players: {players}"))
+    g = run_check(Path("content")).content.games[0]
+    assert (g.players_min, g.players_max) == counts
+
+
 def test_eight_nested_markers_are_allowed(content: Path):
     """The bound is more than 8 markers on a line (rules-nested-markers): 8 are fine."""
     (content / "high-five" / "rules.md").write_text(RULES + "\n" + "- " * 8 + "deep\n")
@@ -707,6 +737,7 @@ def test_a_font_without_the_letters_the_books_need(content: Path):
     (content / "index.yaml").write_text("book:\n  fonts:\n" + line + "\n" + INDEX)
     assert errors(content, I) == [
         f"{I}:3:{col(line, 'thin.otf')}: error: 'thin.otf' lacks letters the books need (09.,:)"]
+    assert run_check(Path("content")).content.book.fonts == {}     # and the file is not used
 
 
 # --------------------------------------------------------------------------- completeness
