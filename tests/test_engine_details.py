@@ -239,27 +239,6 @@ def test_battle_says_why_a_player_is_out():
     assert seen["all-killed"] and seen["cannot-supply"], seen
 
 
-# --------------------------------------------------------------------------- describe
-def test_winning_the_battle_says_when_a_battle_was_a_clean_sweep():
-    """The state lines under a diagram (``describe``) say who took the last battle's stone,
-    and "winning every pair" exactly when that battle was a clean sweep (the view's
-    ``battle.sweep``, docs/games.md)."""
-    game = GAMES["winning-the-battle"]
-    said = Counter()
-    for opts in game.option_sets:
-        for seed in range(6):
-            def on_step(state, node, decided, events):
-                view = state.view()
-                game_line = dict(game.describe(view, state.options))[""]
-                swept = "winning every pair" in game_line
-                assert swept == bool(view["battle.sweep"]), (view["battle.sweep"], game_line)
-                said[swept] += 1
-
-            play_game(game, opts, seed, random_bot if seed % 2 else game.heuristic,
-                      on_step=on_step)
-    assert said[True] and said[False], said
-
-
 @pytest.mark.parametrize("slug, pile, good", [
     ("war", "p1.deck", "5H"), ("battle", "p1.deck", "5H"), ("battle-lines", "p1.deck", "5H"),
     ("deck-management", "p1.stack", "5H"), ("ultimate", "p1.hand", "5C"),
@@ -296,7 +275,6 @@ def test_battle_lines_says_whose_deck_ran_out():
     assert seen == {1, 2}, seen
 
 
-
 def test_a_reinforcement_names_the_card_the_reserve_matches():
     """Battle Lines (rules.md, Reinforcing): a reserve reinforces a lower flank card when
     it shares the suit of that card or of the card facing it; the narration names the card
@@ -319,13 +297,16 @@ def test_a_reinforcement_names_the_card_the_reserve_matches():
     assert seen
 
 
+# --------------------------------------------------------------------------- describe
 @pytest.mark.parametrize("slug, key, says", [
+    ("winning-the-battle", "battle.sweep", {True: "winning every pair"}),
     ("winning-the-battle", "battle.winner", {"tie": "the last battle was a tie"}),
     ("battle-lines", "last-turn", {True: "this is the last turn"}),
 ])
 def test_the_state_lines_say_what_the_view_holds(slug, key, says):
     """The state lines under a diagram (``describe``) say a fact exactly when the view
-    holds it: Winning the Battle's last battle was a tie, Battle Lines' last turn."""
+    holds it (docs/games.md): Winning the Battle's clean sweep ("winning every pair") and
+    its tied last battle, Battle Lines' last turn."""
     game = GAMES[slug]
     said = Counter()
     for opts in game.option_sets:
