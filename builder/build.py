@@ -9,6 +9,7 @@ build removes what it left behind (:func:`clean_leftovers`).
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -18,6 +19,8 @@ import time
 import traceback
 from pathlib import Path
 
+from . import children as child_processes
+from . import lock, machine
 from .check import Report
 from .render.errors import RenderError
 from .render.templating import overrides_of
@@ -33,13 +36,20 @@ class BuildError(Exception):
         self.internal = internal
 
 
+def staging_folder(out: Path) -> Path:
+    """This process's staging folder for ``out``: ``.<name>.staging-<pid>`` beside it."""
+    out = output_folder(out)
+    return out.parent / f".{out.name}.staging-{os.getpid()}"
+
+
 def _staging(out: Path) -> Path:
     """A fresh staging folder beside ``out`` (``.<name>.staging-<pid>``), after cleaning up
     whatever an earlier, interrupted build left there."""
+    machine.naming(staging_folder(out), out)  # a failure in it names the output's path
     out = output_folder(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     clean_leftovers(out)
-    d = out.parent / f".{out.name}.staging-{os.getpid()}"
+    d = staging_folder(out)
     if d.exists():
         shutil.rmtree(d)
     d.mkdir()
@@ -175,13 +185,44 @@ def _exchange(a: Path, b: Path) -> bool:
         return False
     at_fdcwd, rename_exchange = -100, 2
     done = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange)
-    return done == 0
+    if done == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):  # not on this file system
+        return False
+    # the output cannot be replaced (busy, immutable, read-only): the two renames could not
+    # either; say why, naming the output
+    raise OSError(err, os.strerror(err), str(b))
 
 
 def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
           ink: str = "full", quiet: bool = False, four_colour: bool = False,
           reuse: bool = True, site_only: bool = False, site_url: str | None = None,
           print_shop: bytes | None = None) -> int:
+    """Render everything into ``out`` (see :func:`render_into`), holding the output's lock
+    (:mod:`.lock`); returns 0. Raises :class:`BuildError` (and leaves ``out`` as it was)
+    when any stage fails, when another live process is building into ``out``, and when the
+    machine fails (a full disk, a read-only, immutable or busy folder, a file missing or
+    refused: :mod:`.machine` names the cause and the path as the user knows it)."""
+    out = Path(out)
+    machine.track_writes()
+    try:
+        with lock.hold(out, "warbook build"):
+            return render_into(report, out, paper=paper, game=game, ink=ink, quiet=quiet,
+                               four_colour=four_colour, reuse=reuse, site_only=site_only,
+                               site_url=site_url, print_shop=print_shop)
+    except lock.Busy as e:
+        raise BuildError(str(e)) from None
+    except OSError as e:
+        if not machine.is_machine(e):
+            raise
+        raise BuildError(machine.describe(e)) from None
+
+
+def render_into(report: Report, out: Path, paper: str = "a4", game: str | None = None,
+                ink: str = "full", quiet: bool = False, four_colour: bool = False,
+                reuse: bool = True, site_only: bool = False, site_url: str | None = None,
+                print_shop: bytes | None = None) -> int:
     """Render everything into ``out``; returns 0. Raises :class:`BuildError` (and leaves
     ``out`` as it was) when any stage fails, in this process or a forked one.
 
@@ -201,6 +242,9 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
 
     fonts.use(report.content.book.fonts)   # the content's own typefaces, if it has them
     face.cache_clear()
+    for path in fonts.replaced_files():  # still there since the check? (OSError if not)
+        with open(path, "rb"):
+            pass
 
     def say(msg: str) -> None:
         if not quiet:
@@ -460,7 +504,8 @@ class Forked:
         self.name = name
         ctx = multiprocessing.get_context("fork")
         self._receive, send = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_run_child, args=(work, send), name=name)
+        self.process = ctx.Process(target=_run_child, args=(work, send, os.getpid()),
+                                   name=name)
         self.process.start()
         send.close()
         self._result = None
@@ -492,12 +537,16 @@ class Forked:
             self.process.join()
 
 
-def _run_child(work, send) -> None:
+def _run_child(work, send, parent: int | None = None) -> None:
     """The forked child: run ``work`` and send ``("result", value)``; on an error send
-    ``("error", message)`` (``("internal", message)`` for a bug rather than a render error)
-    and exit with status 1, with no traceback (the parent raises the message;
-    WARBOOK_DEBUG=1 prints the traceback too). ``sys.exit`` in the work ends
-    the child with its status and sends nothing."""
+    ``("error", message)`` (``("internal", message)`` for a bug rather than a render error
+    or a failure of the machine) and exit with status 1, with no traceback (the parent
+    raises the message; WARBOOK_DEBUG=1 prints the traceback too). ``sys.exit`` in the
+    work ends the child with its status and sends nothing. The child ends with ``parent``
+    (killed with it, even by SIGKILL) and does not hold the parent's output lock."""
+    if parent is not None:
+        child_processes.die_with_parent(parent)
+    lock.close_inherited()
     try:
         result = work()
     except KeyboardInterrupt:  # the parent is interrupted too, and says so
@@ -505,6 +554,8 @@ def _run_child(work, send) -> None:
     except Exception as e:  # noqa: BLE001 - whatever stops the child fails the build
         if isinstance(e, (BuildError, RenderError)) and not getattr(e, "internal", False):
             kind, message = "error", str(e)
+        elif machine.is_machine(e):
+            kind, message = "error", machine.describe(e)
         else:
             kind, message = "internal", f"internal error: {type(e).__name__}: {e}"
         if os.environ.get("WARBOOK_DEBUG"):

@@ -156,6 +156,27 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_build(args) -> int:
+    """``warbook build``: holds the output's lock from before the check to the end, so that
+    a second build into the same output stops at once, naming this one (see ``lock``)."""
+    from . import lock, machine
+
+    out = Path(args.out)
+    try:
+        with lock.hold(out, "warbook build"):
+            return build_locked(args)
+    except lock.Busy as e:
+        print(f"error: {e}", file=sys.stderr)
+        print("build stopped: nothing was written", file=sys.stderr)
+        return 1
+    except OSError as e:  # the lock file cannot be made: a read-only or immutable folder
+        if not machine.is_machine(e):
+            raise
+        print(f"error: cannot lock the output {out}: {machine.describe(e)}", file=sys.stderr)
+        print("build stopped: nothing was written", file=sys.stderr)
+        return 1
+
+
+def build_locked(args) -> int:
     from .build import up_to_date
     from .render.site.pages import SiteError, normalise_url
 

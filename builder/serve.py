@@ -13,6 +13,14 @@ box are put into each HTML page as the server sends it: the built files never co
 them. A failed check or build leaves the output as it was, so the last good site stays
 served, with the error (``path:line:col: error: ...``) shown on top of every page until a
 save fixes it.
+
+``serve`` holds the output's lock (:mod:`.lock`) for its whole life, so no build or second
+serve publishes into the folder it serves. The server ends with the builder, however the
+builder ends (``kill -9`` included: a parent-death signal, and the pipe closing), so the
+port is free again at once. Every request path is checked before it reaches the file
+system (:func:`request_path`): a NUL or control character, malformed percent-encoding,
+invalid UTF-8, a ``.`` or ``..`` segment or a path over 8 KB is answered 400, any name
+starting with a dot (the build manifest, hidden files) 404; never a traceback.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from __future__ import annotations
 import html
 import http.server
 import os
+import re
 import signal
 import socketserver
 import sys
@@ -27,9 +36,12 @@ import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote_to_bytes, urlsplit
 
 PREFIX = "/__warbook/"
+#: the longest request path served (bytes of the request target, before decoding)
+MAX_PATH = 8192
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 RELOAD_JS = """// warbook serve: reload this page when the build changes (not part of the built site)
 (function () {
@@ -71,6 +83,44 @@ def error_page(error: str | None) -> bytes:
 
 
 # --------------------------------------------------------------------------- server process
+class Refused(Exception):
+    """A request path the server will not look up: ``status`` (400 or 404) and why."""
+
+    def __init__(self, status: int, why: str):
+        super().__init__(why)
+        self.status = status
+
+
+def request_path(target: str) -> str:
+    """The decoded path of a request's target (``/site/war.html?x`` -> ``/site/war.html``),
+    or :class:`Refused`: 400 for a target over :data:`MAX_PATH`, malformed
+    percent-encoding, bytes that are not UTF-8, a NUL or other control character, a ``.``
+    or ``..`` segment or a path not starting with ``/``; 404 for any name starting with a
+    dot (the build manifest ``.warbook-build.json``, hidden files and folders)."""
+    if len(target) > MAX_PATH:
+        raise Refused(400, f"request path over {MAX_PATH} bytes")
+    try:
+        raw = urlsplit(target).path.encode("latin-1")  # http.server read it as latin-1
+    except (ValueError, UnicodeEncodeError):
+        raise Refused(400, "malformed request target") from None
+    if _BAD_ESCAPE.search(raw.decode("latin-1")):
+        raise Refused(400, "malformed percent-encoding in the path")
+    try:
+        path = unquote_to_bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refused(400, "the path is not UTF-8") from None
+    if any(ord(c) < 32 or ord(c) == 127 for c in path):
+        raise Refused(400, "a control character in the path")
+    if not path.startswith("/"):
+        raise Refused(400, "the path must start with /")
+    names = path.split("/")
+    if any(n in (".", "..") for n in names):
+        raise Refused(400, "'.' or '..' in the path")
+    if any(n.startswith(".") for n in names):
+        raise Refused(404, "not found")
+    return path
+
+
 class State:
     """What the server knows of the builds: a generation number (bumped on each finished
     build, good or bad) and the last failure's message, if the last build failed."""
@@ -95,8 +145,28 @@ def make_handler(root: Path, state: State, stopping: threading.Event):
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
             pass
 
+        def checked(self) -> str | None:
+            """The request's path, or None after answering 400 or 404 (see request_path)."""
+            try:
+                return request_path(self.path)
+            except Refused as e:
+                self.send_error(e.status, str(e))
+                return None
+
+        def send_error(self, code: int, message: str | None = None,
+                       explain: str | None = None) -> None:
+            if code == 414:  # a request line over 64 KB, refused by http.server itself
+                code, message = 400, f"request path over {MAX_PATH} bytes"
+            super().send_error(code, message, explain)
+
+        def do_HEAD(self) -> None:  # noqa: N802 - http.server's name
+            if self.checked() is not None:
+                super().do_HEAD()
+
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            path = unquote(urlsplit(self.path).path)
+            path = self.checked()
+            if path is None:
+                return
             if path == "/":
                 self.send_response(302)
                 self.send_header("Location", "/site/index.html")
@@ -166,9 +236,29 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
+    def handle_error(self, request, client_address) -> None:
+        """A request that fails inside the handler: one line in the terminal, never a
+        traceback (WARBOOK_DEBUG=1 shows it); a page that went away: nothing."""
+        e = sys.exc_info()[1]
+        if isinstance(e, (ConnectionError, TimeoutError)):
+            return
+        print(f"warbook serve: internal error answering a request: {type(e).__name__}: {e} "
+              f"(a bug in warbook; WARBOOK_DEBUG=1 shows the traceback)", file=sys.stderr)
+        if os.environ.get("WARBOOK_DEBUG"):
+            super().handle_error(request, client_address)
 
-def run_server(server: Server, state: State, stopping: threading.Event, inbox) -> None:
-    """The server process: serve until the builder closes the pipe (or sends "stop")."""
+
+def run_server(server: Server, state: State, stopping: threading.Event, inbox,
+               outbox=None, parent: int | None = None) -> None:
+    """The server process: serve until the builder closes the pipe (or sends "stop"), or
+    ends in any way (even killed: the parent-death signal, and the pipe's end of file)."""
+    from . import children, lock
+
+    if parent is not None:
+        children.die_with_parent(parent)
+    if outbox is not None:
+        outbox.close()  # the builder's end: only the builder may keep the pipe open
+    lock.close_inherited()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the builder stops us, after Ctrl-C
 
     def listen() -> None:
@@ -283,7 +373,24 @@ def rebuild(content: Path, out: Path, say: Callable[[str], None],
 
 def serve(content: Path, out: Path, port: int = 8000, say: Callable[[str], None] = print,
           ready: Callable[[str], None] | None = None) -> int:
-    """Serve until interrupted (Ctrl-C); returns 0."""
+    """Serve until interrupted (Ctrl-C); returns 0. Holds the output's lock all along:
+    :class:`ServeError` if another process is building or serving into ``out``."""
+    from . import lock, machine
+
+    try:
+        with lock.hold(Path(out), "warbook serve"):
+            return serve_locked(content, out, port=port, say=say, ready=ready)
+    except lock.Busy as e:
+        raise ServeError(str(e)) from None
+    except OSError as e:
+        if not machine.is_machine(e):
+            raise
+        raise ServeError(f"cannot serve {out}: {machine.describe(e)}") from None
+
+
+def serve_locked(content: Path, out: Path, port: int = 8000,
+                 say: Callable[[str], None] = print,
+                 ready: Callable[[str], None] | None = None) -> int:
     import multiprocessing
 
     import watchfiles
@@ -302,7 +409,8 @@ def serve(content: Path, out: Path, port: int = 8000, say: Callable[[str], None]
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     ctx = multiprocessing.get_context("fork")
     inbox, outbox = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=run_server, args=(server, state, stopping, inbox),
+    proc = ctx.Process(target=run_server, args=(server, state, stopping, inbox, outbox,
+                                                os.getpid()),
                        name="warbook serve", daemon=True)
     proc.start()
     server.server_close()  # the server process has the socket now
