@@ -185,3 +185,169 @@ def test_serve_rebuilds_reloads_shows_errors_and_stops(tmp_path):
     assert not list(tmp_path.glob(".output.staging-*"))  # nothing left behind
     with pytest.raises(OSError):
         urlopen(url, timeout=5)
+
+
+# ------------------------------------------------------------ bad requests, and serve's death
+# (issue 22, item 8)
+
+@pytest.mark.parametrize("target,status", [
+    ("/site/index.html", None), ("/site/war.html?q=1#x", None), ("/site/caf%C3%A9.html", None),
+    ("/", None),
+    ("/site/\x00.html", 400), ("/site/%00.html", 400), ("/site/%0a.html", 400),
+    ("/site/\x1b[31m", 400), ("/site/%7f", 400),
+    ("/" + "a" * 8192, 400),
+    ("/site/%zz", 400), ("/site/%", 400), ("/site/%4", 400),
+    ("/site/%e2%28%a1", 400), ("/site/\xff.html", 400), ("/site/%ff", 400),
+    ("/../etc/passwd", 400), ("/site/%2e%2e/%2e%2e/etc/passwd", 400), ("/site/./x", 400),
+    ("site/index.html", 400),
+    ("/.warbook-build.json", 404), ("/%2ewarbook-build.json", 404), ("/site/.secret", 404),
+    ("/.hidden/page.html", 404), ("/site/.x/", 404),
+])
+def test_request_path(target, status):
+    """Which request targets are answered 400 or 404 before any look-up (the target as
+    http.server holds it: the request line's bytes read as latin-1)."""
+    from builder.serve import Refused, request_path
+
+    if status is None:
+        assert request_path(target) == target.split("?")[0].replace("%C3%A9", "é")
+    else:
+        with pytest.raises(Refused) as e:
+            request_path(target)
+        assert e.value.status == status
+    assert request_path("/" + "a" * 8190) == "/" + "a" * 8190  # just under the limit
+
+
+def broken_content(tmp: Path) -> Path:
+    """A content folder whose check fails at once: serve shows the error and serves the
+    output as it is (no build needed to test the server)."""
+    content = tmp / "content"
+    content.mkdir()
+    (content / "index.yaml").write_text("games: [nowhere]\n")
+    return content
+
+
+class Serving:
+    """``warbook serve`` in a real process: its terminal lines, its address."""
+
+    def __init__(self, content: Path, out: Path, port: int = 0):
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen([sys.executable, "-m", "builder", "serve", "--content",
+                                      str(content), "--out", str(out), "--port", str(port)],
+                                     cwd=content.parent, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True)
+        self.lines: list[str] = []
+        self.started: queue.Queue = queue.Queue()
+        threading.Thread(target=self.pump, daemon=True).start()
+        self.port = self.started.get(timeout=60)
+
+    def pump(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.append(line)
+            m = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                self.started.put(int(m.group(1)))
+        self.started.put(None)
+
+    def server_pid(self) -> int:
+        """The forked server process (serve's only child)."""
+        kids = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+        assert len(kids) == 1, kids
+        return int(kids[0])
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                return self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        return self.proc.wait(timeout=10)
+
+
+def ask(port: int, target: bytes, method: bytes = b"GET") -> tuple[int, bytes]:
+    """One raw request (http.client refuses to send most of these targets)."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(method + b" " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  b"Connection: close\r\n\r\n")
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    return int(data.split(b" ", 2)[1]), data
+
+
+def running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_serve_answers_bad_requests_400_or_404_without_a_traceback(tmp_path):
+    out = tmp_path / "output"
+    (out / "site").mkdir(parents=True)
+    (out / "site" / "index.html").write_text("<html><body><p>the site</p></body></html>")
+    (out / ".warbook-build.json").write_text('{"secret": "the manifest"}')
+    (out / ".hidden").mkdir()
+    (out / ".hidden" / "page.html").write_text("<p>hidden</p>")
+    (out / "site" / ".secret").write_text("secret")
+    (tmp_path / "passwd").write_text("outside")
+    server = Serving(broken_content(tmp_path), out)
+    try:
+        assert server.port is not None, "".join(server.lines)
+        status, page = ask(server.port, b"/site/index.html")
+        assert status == 200 and b"the site" in page
+        for target, expected in [
+            (b"/site/\x00.html", 400), (b"/site/%00.html", 400), (b"/%00", 400),
+            (b"/" + b"a" * 9000, 400), (b"/site/%zz", 400), (b"/site/%", 400),
+            (b"/site/%e2%28%a1.html", 400), (b"/site/\xff\xfe.html", 400),
+            (b"/../passwd", 400), (b"/site/%2e%2e/%2e%2e/passwd", 400),
+            (b"/site/..%2f..%2fpasswd", 400), (b"/site/\x1b[2J", 400),
+            (b"/.warbook-build.json", 404), (b"/%2Ewarbook-build.json", 404),
+            (b"/.hidden/page.html", 404), (b"/.hidden/", 404), (b"/site/.secret", 404),
+        ]:
+            for method in (b"GET", b"HEAD"):
+                status, answer = ask(server.port, target, method)
+                assert status == expected, (method, target, answer[:300])
+                assert b"the manifest" not in answer and b"hidden</p>" not in answer
+                assert b"outside" not in answer
+        # a request line over http.server's own 64 KB limit
+        status, _ = ask(server.port, b"/" + b"a" * 70000)
+        assert status == 400
+        status, page = ask(server.port, b"/site/index.html")  # still serving
+        assert status == 200
+    finally:
+        code = server.stop()
+    terminal = "".join(server.lines)
+    assert code == 0, terminal
+    assert "Traceback" not in terminal and "internal error" not in terminal, terminal
+
+
+def test_serve_killed_frees_its_port_for_the_next_serve(tmp_path):
+    """``kill -9`` of serve: its server process ends with it (a parent-death signal), the
+    port and the output's lock are free, and a new serve on the same port starts."""
+    content, out = broken_content(tmp_path), tmp_path / "output"
+    first = Serving(content, out)
+    assert first.port is not None, "".join(first.lines)
+    child = first.server_pid()
+    assert ask(first.port, PREFIX.encode() + b"status")[0] == 200
+    t0 = time.monotonic()
+    first.proc.send_signal(signal.SIGKILL)
+    first.proc.wait(timeout=10)
+    while running(child) and time.monotonic() - t0 < 5:
+        time.sleep(0.05)
+    if running(child):
+        os.kill(child, signal.SIGKILL)  # leave no orphan behind, then fail
+        raise AssertionError("the server process outlived serve")
+    second = Serving(content, out, port=first.port)
+    try:
+        assert second.port == first.port, "".join(second.lines)
+        assert time.monotonic() - t0 < 10
+        status, body = ask(second.port, PREFIX.encode() + b"status")
+        assert status == 200
+        assert body.endswith(b"index.yaml:1:9: error: no game folder 'nowhere' with a "
+                             b"game.yaml\n"), body
+    finally:
+        assert second.stop() == 0, "".join(second.lines)
