@@ -5,6 +5,7 @@ behind (issue 12). Each stage is made to raise inside a real ``build()``."""
 from __future__ import annotations
 
 import hashlib
+import subprocess
 import os
 import shutil
 import sys
@@ -192,3 +193,142 @@ def test_a_failing_stage_is_a_clean_error_on_the_command_line(tmp_path: Path):
     assert "nothing was written; the previous output is unchanged" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
+
+
+# ------------------------------------------------------------------ the machine's failures
+# (issue 22, item 5). A real small tmpfs (full, or read-only) and real mount points: these
+# need root and mount, which CI has; a missing capability fails the test, never skips it.
+
+def one_game(tmp: Path) -> Path:
+    content = tmp / "content"
+    shutil.copytree(ROOT / "content" / "war", content / "war")
+    (content / "index.yaml").write_text("games: [war]\n")
+    return content
+
+
+def mount_tmpfs(where: Path, size: str, *options: str) -> None:
+    where.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", ",".join([f"size={size}", *options]), "tmpfs",
+                    str(where)], check=True)
+
+
+def umount(where: Path) -> None:
+    subprocess.run(["umount", "-l", str(where)], check=True)
+
+
+def stand_in_output(out: Path) -> dict[str, str]:
+    """A previous output (stand-ins: what matters is that not one byte changes)."""
+    (out / "pdf").mkdir(parents=True)
+    (out / "site").mkdir()
+    (out / "pdf" / "war-rules.pdf").write_bytes(b"%PDF-previous")
+    (out / "site" / "index.html").write_text("<p>previous</p>")
+    return snapshot(out)
+
+
+def warbook_build(content: Path, out: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "builder", "build", "--content", str(content),
+                           "--out", out], capture_output=True, text=True, cwd=cwd, timeout=600)
+
+
+def assert_plain_failure(proc: subprocess.CompletedProcess, message: str) -> None:
+    """Exit status 1, the message (a regular expression) as the error, and nothing of a
+    bug: no "internal error", no traceback."""
+    import re
+
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert re.search(f"(?m)^error: {message}$", proc.stderr), proc.stderr
+    assert "internal error" not in proc.stderr and "bug in warbook" not in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+@pytest.mark.parametrize("size", ["3m", "6m"])
+def test_a_full_disk_is_named_with_the_file_and_leaves_the_previous_output(size, tmp_path):
+    """The one-game build needs about 12 MB: on a 3 MB disk the rulebooks' process runs out
+    first, on a 6 MB one the component sheets' forked child; either way the file being
+    written is named as it would be in the output, not in the staging folder."""
+    content = one_game(tmp_path)
+    disk = tmp_path / "disk"
+    mount_tmpfs(disk, size)
+    try:
+        before = stand_in_output(disk / "output")
+        proc = warbook_build(content, "disk/output", tmp_path)
+        assert_plain_failure(proc, r"(component sheets: )?no space left on device while writing "
+                                   r"disk/output/\S+; free some space on that disk \(or build "
+                                   r"into another with --out\) and build again")
+        assert ".staging-" not in proc.stderr
+        assert "build stopped: nothing was written; the previous output is unchanged" in proc.stderr
+        assert_untouched(disk / "output", before)
+        assert sorted(p.name for p in disk.iterdir()) == ["output"]  # no staging, no lock left
+    finally:
+        umount(disk)
+
+
+def test_a_read_only_disk_is_named_and_leaves_the_previous_output(tmp_path):
+    content = one_game(tmp_path)
+    disk = tmp_path / "disk"
+    mount_tmpfs(disk, "20m")
+    try:
+        before = stand_in_output(disk / "output")
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        proc = warbook_build(content, "disk/output", tmp_path)
+        assert_plain_failure(proc, f"cannot lock the output disk/output: read-only file system: "
+                                   f"{disk}/.output.lock; that file system is mounted read-only: "
+                                   f"build into another folder with --out")
+        assert_untouched(disk / "output", before)
+    finally:
+        umount(disk)
+
+
+def test_an_output_that_cannot_be_replaced_is_named(tmp_path):
+    """The output folder is a mount point (here a read-only one): everything is rendered
+    beside it, then it cannot be exchanged with the new output (busy)."""
+    content = one_game(tmp_path)
+    out = tmp_path / "output"
+    mount_tmpfs(out, "1m")
+    try:
+        (out / "keep.txt").write_text("previous")
+        before = snapshot(out)
+        subprocess.run(["mount", "-o", "remount,ro", str(out)], check=True)
+        proc = warbook_build(content, "output", tmp_path)
+        assert_plain_failure(proc, r"device or resource busy: output; the folder is in use \(a "
+                                   r"mount point cannot be replaced\): build into a folder "
+                                   r"inside it, or another one, with --out")
+        assert_untouched(out, before)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "output"]
+    finally:
+        umount(out)
+
+
+def test_a_content_font_deleted_after_the_check_is_named(tmp_path):
+    content = one_game(tmp_path)
+    (content / "fonts").mkdir()
+    font = content / "fonts" / "EBGaramond12-Regular.otf"
+    shutil.copyfile("/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Regular.otf", font)
+    (content / "index.yaml").write_text(
+        "book:\n  fonts:\n    text: {regular: fonts/EBGaramond12-Regular.otf}\ngames: [war]\n")
+    report = run_check(content)
+    assert report.ok, [d.format() for d in report.diagnostics]
+    font.unlink()
+    out = tmp_path / "output"
+    out.mkdir()
+    (out / "keep.txt").write_text("previous")
+    before = snapshot(out)
+    with pytest.raises(BuildError) as e:
+        build(report, out, quiet=True)
+    assert not e.value.internal
+    assert str(e.value) == (f"no such file or directory: {font}; a file or folder warbook "
+                            f"needs went missing during the build (deleted or moved "
+                            f"meanwhile?); build again")
+    assert_untouched(out, before)
+
+
+def test_a_missing_system_typeface_is_a_plain_error(small_report, previous, monkeypatch):
+    from builder.render import fonts
+
+    monkeypatch.setattr(fonts, "FONT_DIRS", [previous.parent / "no-fonts-here"])
+    before = snapshot(previous)
+    with pytest.raises(BuildError, match="font file EBGaramond12-Regular.otf not found in "
+                                         ".*no-fonts-here; run 'bash scripts/setup'") as e:
+        build(small_report, previous, quiet=True)
+    assert not e.value.internal
+    assert_untouched(previous, before)
