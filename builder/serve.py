@@ -180,7 +180,7 @@ def make_handler(root: Path, state: State, stopping: threading.Event):
                 body = f"generation {state.generation}\n{state.error or 'ok'}\n"
                 return self.send_bytes(body.encode(), "text/plain; charset=utf-8")
             file = Path(self.translate_path(self.path))
-            if file.is_dir():
+            if os.path.isdir(file):  # False for a name too long for the system, too
                 file = file / "index.html"
             if file.suffix == ".html":
                 try:

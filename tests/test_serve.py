@@ -305,6 +305,7 @@ def test_serve_answers_bad_requests_400_or_404_without_a_traceback(tmp_path):
             (b"/site/%e2%28%a1.html", 400), (b"/site/\xff\xfe.html", 400),
             (b"/../passwd", 400), (b"/site/%2e%2e/%2e%2e/passwd", 400),
             (b"/site/..%2f..%2fpasswd", 400), (b"/site/\x1b[2J", 400),
+            (b"/site/" + b"a" * 300 + b".html", 404), (b"/site/" + b"a" * 300 + b"/", 404),
             (b"/.warbook-build.json", 404), (b"/%2Ewarbook-build.json", 404),
             (b"/.hidden/page.html", 404), (b"/.hidden/", 404), (b"/site/.secret", 404),
         ]:
