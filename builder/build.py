@@ -213,6 +213,8 @@ def build(report: Report, out: Path, paper: str = "a4", game: str | None = None,
                                site_url=site_url, print_shop=print_shop)
     except lock.Busy as e:
         raise BuildError(str(e)) from None
+    except lock.CannotLock as e:
+        raise BuildError(f"cannot lock the output {e.out}: {machine.describe(e.error)}") from None
     except OSError as e:
         if not machine.is_machine(e):
             raise

@@ -168,10 +168,9 @@ def cmd_build(args) -> int:
         print(f"error: {e}", file=sys.stderr)
         print("build stopped: nothing was written", file=sys.stderr)
         return 1
-    except OSError as e:  # the lock file cannot be made: a read-only or immutable folder
-        if not machine.is_machine(e):
-            raise
-        print(f"error: cannot lock the output {out}: {machine.describe(e)}", file=sys.stderr)
+    except lock.CannotLock as e:  # a read-only or immutable folder
+        print(f"error: cannot lock the output {out}: {machine.describe(e.error)}",
+              file=sys.stderr)
         print("build stopped: nothing was written", file=sys.stderr)
         return 1
 
@@ -404,6 +403,13 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as e:  # noqa: BLE001 - the last resort: a bug, not a content error
+        from . import machine
+
+        if machine.is_machine(e):  # the machine's failure (a full disk ...), not a bug
+            print(f"error: {machine.describe(e, hint=False)}", file=sys.stderr)
+            if os.environ.get("WARBOOK_DEBUG"):
+                raise
+            return 1
         print(f"internal error: {type(e).__name__}: {e}", file=sys.stderr)
         print(BUG_HINT, file=sys.stderr)
         if os.environ.get("WARBOOK_DEBUG"):

@@ -28,6 +28,15 @@ from typing import Iterator
 _held: dict[str, tuple[int, int]] = {}
 
 
+class CannotLock(Exception):
+    """The lock file cannot be made or opened (a read-only or immutable folder): ``error``
+    is the system's error (see :func:`builder.machine.describe`)."""
+
+    def __init__(self, out: Path, error: OSError):
+        super().__init__(f"cannot lock the output {out}: {error}")
+        self.out, self.error = out, error
+
+
 class Busy(Exception):
     """Another live process holds the output's lock; the message names it."""
 
@@ -53,15 +62,18 @@ def lock_path(out: Path) -> Path:
 @contextmanager
 def hold(out: Path, command: str) -> Iterator[None]:
     """Hold the lock of ``out`` for the ``with`` block, as ``command`` (such as "warbook
-    build"); raises :class:`Busy` at once if another process holds it, and OSError if the
-    lock file cannot be made (a read-only or missing folder)."""
+    build"); raises :class:`Busy` at once if another process holds it, and
+    :class:`CannotLock` if the lock file cannot be made (a read-only folder, say)."""
     path = lock_path(out)
     key = str(path)
     mine = _held.get(key)
     if mine is not None and mine[1] == os.getpid():
         yield  # this process holds it already (the build inside serve)
         return
-    fd = _acquire(path, Path(out), command)
+    try:
+        fd = _acquire(path, Path(out), command)
+    except OSError as e:
+        raise CannotLock(Path(out), e) from None
     _held[key] = (fd, os.getpid())
     try:
         yield

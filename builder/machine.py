@@ -109,8 +109,9 @@ def last_written() -> str | None:
     return _last_written[0] if _last_written else None
 
 
-def describe(e: OSError) -> str:
-    """The failure as one sentence and a hint: the cause, the path as the user knows it."""
+def describe(e: OSError, hint: bool = True) -> str:
+    """The failure as one sentence, the cause and the path as the user knows it, and (with
+    ``hint``, for a build: the hints speak of the output folder) what to do."""
     cause = (e.strerror or os.strerror(e.errno)).lower()
     if e.filename is not None and e.filename2 is not None:
         where = f"{cause}: {shown(e.filename)} -> {shown(e.filename2)}"
@@ -120,5 +121,5 @@ def describe(e: OSError) -> str:
         where = f"{cause} while writing {shown(last_written())}"
     else:
         where = cause
-    hint = HINTS.get(e.errno)
-    return f"{where}; {hint}" if hint else where
+    said = HINTS.get(e.errno) if hint else None
+    return f"{where}; {said}" if said else where

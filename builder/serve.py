@@ -382,10 +382,8 @@ def serve(content: Path, out: Path, port: int = 8000, say: Callable[[str], None]
             return serve_locked(content, out, port=port, say=say, ready=ready)
     except lock.Busy as e:
         raise ServeError(str(e)) from None
-    except OSError as e:
-        if not machine.is_machine(e):
-            raise
-        raise ServeError(f"cannot serve {out}: {machine.describe(e)}") from None
+    except lock.CannotLock as e:
+        raise ServeError(f"cannot lock the output {e.out}: {machine.describe(e.error)}") from None
 
 
 def serve_locked(content: Path, out: Path, port: int = 8000,

@@ -123,3 +123,29 @@ def test_the_last_file_opened_for_writing_is_remembered(tmp_path):
     with open(a, "r+"):
         pass
     assert machine.last_written() == str(a)
+
+
+def test_a_failure_of_the_machine_outside_a_build_is_a_plain_error(tmp_path):
+    """Any command, not only build: ``warbook new example`` into an immutable folder is the
+    cause and the path, exit status 1, not an internal error."""
+    import shutil
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    content = tmp_path / "content"
+    shutil.copytree(root / "content" / "war", content / "war")
+    (content / "index.yaml").write_text("games: [war]\n")
+    examples = content / "war" / "examples"
+    before = sorted(p.name for p in examples.iterdir())
+    subprocess.run(["chattr", "+i", str(examples)], check=True)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "builder", "new", "example", "war",
+                               "--content", str(content)], capture_output=True, text=True,
+                              cwd=root, timeout=120)
+    finally:
+        subprocess.run(["chattr", "-i", str(examples)], check=True)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.startswith(f"error: operation not permitted: {examples}/"), proc.stderr
+    assert proc.stderr.count("\n") == 1
+    assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
+    assert sorted(p.name for p in examples.iterdir()) == before
