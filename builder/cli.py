@@ -397,14 +397,15 @@ def main(argv: list[str] | None = None) -> int:
     ne.set_defaults(func=cmd_new)
 
     args = ap.parse_args(argv)
+    from . import machine
+
+    machine.track_writes()  # so that a full disk names the file being written
     try:
         return args.func(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as e:  # noqa: BLE001 - the last resort: a bug, not a content error
-        from . import machine
-
         if machine.is_machine(e):  # the machine's failure (a full disk ...), not a bug
             print(f"error: {machine.describe(e, hint=False)}", file=sys.stderr)
             if os.environ.get("WARBOOK_DEBUG"):
