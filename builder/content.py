@@ -468,7 +468,7 @@ class Loader:
             if isinstance(idx, LocDict):
                 self.unknown_keys(idx, {"games", "intro", "book"}, "index.yaml")
                 book = self.load_book(idx)
-                games = idx.get("games") or LocList()
+                games = _given(idx, "games", LocList())
                 if not isinstance(games, LocList):
                     self.diags.error(idx.at("games"), f"games must be a list of game folder "
                                      f"names, such as [war, peace], got {describe(games)}")
@@ -561,7 +561,7 @@ class Loader:
         Returns (printed options, fixed settings, the raw mapping)."""
         options: list[OptionInfo] = []
         settings: dict[str, Any] = {}
-        opts = data.get("options") or LocDict()
+        opts = _given(data, "options", LocDict())
         if not isinstance(opts, dict):
             self.diags.error(data.at("options"), "options must be a mapping of option name to details")
             return options, settings, LocDict()
@@ -670,7 +670,7 @@ class Loader:
         options, settings, opts = self.load_options(data, gamedef, engine)
         accent, player_colours, cover_cards = self.load_look(data, names)
 
-        compare = data.get("compare") or LocDict()
+        compare = _given(data, "compare", LocDict())
         if not isinstance(compare, LocDict):
             self.diags.error(data.at("compare"), f"compare must be a mapping ({', '.join(COMPARE_KEYS)}"
                              f" to text), got {describe(compare)}")
@@ -684,7 +684,7 @@ class Loader:
                 self.diags.error(data.at("compare") if "compare" in data else where,
                                  f"compare: '{k}' is missing (the comparison table needs "
                                  f"{', '.join(COMPARE_KEYS)})")
-        quickref = data.get("quickref") or LocList()
+        quickref = _given(data, "quickref", LocList())
         if not isinstance(quickref, list):
             self.diags.error(data.at("quickref"), "quickref must be a list of lines")
             quickref = LocList()
@@ -880,7 +880,7 @@ class Loader:
             self.diags.error(players.at("min"), f"players.min ({pmin}) is above players.max "
                              f"({pmax})")
             pmin = pmax
-        given = players.get("names") or LocDict()
+        given = _given(players, "names", LocDict())
         names: dict[str, str] = {}
         if not isinstance(given, LocDict):
             self.diags.error(players.at("names"), "players.names must map p1, p2, ... to names")
@@ -1110,7 +1110,7 @@ class Loader:
                                                           "glossary entry: the term"):
                 term = None
             definition = self.require(item, "definition", str, "glossary entry")
-            see = item.get("see") or []
+            see = _given(item, "see", [])
             if isinstance(see, str):
                 see = [see]
             if not isinstance(see, list) or not all(isinstance(r, str) for r in see):
@@ -1187,14 +1187,14 @@ class Loader:
             title = None
         if eid is not None and not ID_RE.match(eid):
             self.diags.error(data.at("id"), f"example id '{eid}' must be lower-case letters, digits and hyphens")
-        rules = data.get("rules") or LocList()
+        rules = _given(data, "rules", LocList())
         if not isinstance(rules, list):
             self.diags.error(data.at("rules"), "rules must be a list of rule ids")
             rules = LocList()
         for i, rid in enumerate(rules):
             if str(rid) not in index:
                 self.diags.error(rules.at(i), f"unknown rule id '{rid}'" + suggest(rid, index))
-        options = data.get("options") or LocDict()
+        options = _given(data, "options", LocDict())
         if not isinstance(options, dict):
             self.diags.error(data.at("options"), "options must be a mapping")
             options = LocDict()
@@ -1353,6 +1353,14 @@ def unsafe_svg(data: bytes) -> str:
             if "url(" in value.replace(" ", "").lower() and "url(#" not in value.replace(" ", "").lower():
                 return f"refers to an outside resource in '{attr}'"
     return ""
+
+
+def _given(data: dict, key: str, default: Any) -> Any:
+    """``data[key]``, or ``default`` when it is left out or written empty (``key:``); a
+    value of the wrong kind (``quickref: {}``, ``see: {}``, ``names: []``) is kept, so that
+    its reader refuses it instead of taking it for nothing."""
+    value = data.get(key)
+    return default if value is None else value
 
 
 def _list_items(value: Any):

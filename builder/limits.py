@@ -42,8 +42,9 @@ MAX_BOOK_CHARS = 300_000
 MAX_SETUP_CARDS = 520
 #: lines of game.yaml's quickref (shipped: at most 8)
 MAX_QUICKREF = 40
-#: components of a game's print-and-play kit (shipped: at most 3)
-MAX_KIT = 30
+#: components of a game's print-and-play kit (shipped: at most 3; the kit's contents sheet holds
+#: six components with two-sided sheets on US Letter, nine on A4)
+MAX_KIT = 6
 #: cards of a kit's deck (shipped: 52)
 MAX_DECK_CARDS = 520
 #: variants (copies) of one kit component (shipped: at most 4)
