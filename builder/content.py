@@ -124,6 +124,8 @@ class Loader:
     def __init__(self, root: Path, diags: Diagnostics):
         self.root = root
         self.diags = diags
+        #: the diagrams of the games loaded so far (the compendium's, MAX_DIAGRAMS_ALL)
+        self.diagrams_all = 0
 
     # ------------------------------------------------------------------ helpers
     def show(self, path: Path) -> str:
@@ -495,14 +497,13 @@ class Loader:
         slugs = [s for s in order if s in found] + [s for s in found if s not in order]
         if len(slugs) > limits.MAX_GAMES:
             extra = slugs[limits.MAX_GAMES]
-            where = (games.at(order.index(extra)) if extra in order and isinstance(games, LocList)
+            where = (games.at(games.index(extra)) if isinstance(games, LocList) and extra in games
                      else Located(self.show(self.root / extra / "game.yaml"), 1, 1))
             self.diags.error(where, limits.over("the content folder", len(slugs),
                                                 limits.MAX_GAMES, "games per content folder")
                              + f"; '{extra}' is the first game past it")
             slugs = slugs[:limits.MAX_GAMES]
         games = []
-        self.diagrams_all = 0
         for slug in slugs:
             g = self.load_game(self.root / slug)
             if g is not None:
@@ -516,11 +517,18 @@ class Loader:
         if (templates.exists() or templates.is_symlink()) and not templates.is_dir():
             self.diags.error(Located(self.show(templates), 1, 1),
                              "'templates' must be a folder (of template overrides), not a file")
-        for sub in sorted(self.root.iterdir()):
-            if sub.name.startswith(".") or not sub.is_dir() or (sub / "game.yaml").exists() \
+        try:
+            subs = sorted(p for p in self.root.iterdir() if not p.name.startswith("."))
+        except OSError:
+            return                      # the games' own files say what cannot be read
+        for sub in subs:
+            if not sub.is_dir() or (sub / "game.yaml").exists() \
                     or (sub / "game.yaml").is_symlink():
                 continue
-            near = [p.name for p in sub.iterdir() if p.name.lower() in GAME_FILE_SPELLINGS]
+            try:
+                near = [p.name for p in sub.iterdir() if p.name.lower() in GAME_FILE_SPELLINGS]
+            except OSError:
+                continue
             if near:
                 self.diags.error(Located(self.show(sub / near[0]), 1, 1),
                                  f"a game's file must be named 'game.yaml', not '{near[0]}' "
@@ -1304,26 +1312,31 @@ def font_problem(path: Path) -> str:
     glyph code will; then the letters the books need. fontTools raises whatever the
     corrupt bytes lead it to (struct.error, TypeError, IndexError, ...), so any exception
     is the answer "corrupt"."""
-    from fontTools.pens.boundsPen import BoundsPen
+    from fontTools.pens.basePen import NullPen
     from fontTools.ttLib import TTFont
 
     info = path.stat()
     key = (str(path), info.st_size, info.st_mtime_ns)
     if key in _FONT_VERDICTS:
         return _FONT_VERDICTS[key]
+    where = ""
     try:
         with TTFont(str(path), lazy=False) as font:
             for tag in font.keys():
+                where = f"a damaged '{tag.strip()}' table: "
                 font[tag]
+            where = "a damaged character map: "
             cmap = font.getBestCmap() or {}
+            where = "damaged glyphs: "           # a CFF table's glyph data is read here
             glyphs = font.getGlyphSet()
             for name in font.getGlyphOrder():
-                glyphs[name].draw(BoundsPen(glyphs))
+                where = f"a damaged outline of the glyph '{name}': "
+                glyphs[name].draw(NullPen())     # parses the outline; draws nothing
         missing = [c for c in FONT_LETTERS if ord(c) not in cmap]
         verdict = f"lacks letters the books need ({''.join(missing)})" if missing else ""
     except Exception as e:  # corrupt bytes: see the docstring
         text = str(e).strip() or type(e).__name__
-        verdict = f"a damaged table: {text[:80]}"
+        verdict = where + text[:80]
     _FONT_VERDICTS[key] = verdict
     return verdict
 

@@ -68,7 +68,9 @@ def test_a_damaged_outline_table_is_refused_at_its_line(content: Path, source, n
         if d.path == "content/index.yaml" and (d.line, d.col) == (3, col)]
     assert len(diags.errors) == 1
     assert diags.errors[0].message.startswith(
-        f"'{name}' is not a font file fontTools can read (a damaged table: ")
+        f"'{name}' is not a font file fontTools can read (")
+    assert ("damaged glyphs: " if tag == "CFF " else "a damaged 'glyf' table: ") \
+        in diags.errors[0].message
     assert got.book.fonts == {}
 
 
