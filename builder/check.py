@@ -423,6 +423,16 @@ class Replayer:
                                  f"with kind:, player:, rule:, cards:, text: and data fields; "
                                  f"got {yaml_value(w)}")
                 return False
+            odd = next((k for k in spec if not isinstance(k, str)), None)
+            if odd is not None or "kind" in spec and not isinstance(spec["kind"], str) \
+                    or "player" in spec and not isinstance(spec["player"], str):
+                what = (f"the field {yaml_value(odd)} is not a field name" if odd is not None
+                        else f"kind: must be an event kind, got {yaml_value(spec['kind'])}"
+                        if "kind" in spec and not isinstance(spec["kind"], str)
+                        else f"player: must be a player id ({', '.join(names)}), got "
+                             f"{yaml_value(spec['player'])}")
+                self.diags.error(at, f"{label}: events: {what}")
+                return False
             kind = str(spec.get("kind", ""))
             if "kind" in spec and kind not in self.gamedef.event_kinds:
                 self.diags.error(at, f"{label}: events: unknown event kind "

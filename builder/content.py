@@ -25,9 +25,11 @@ from .engine.core import CardError, parse_cards
 from .engine.registry import ENGINE_FILE, EngineError, available_engines, find_engine
 from .balance import BalanceReader
 from .kit import KitReader
+from . import limits
 from .links import LINK_SCHEMES, safe_href
+from .names import name_problem
 from .model import Book, Content, Example, Game, OptionInfo, Rule, Step, Term
-from .yamlsrc import LocDict, LocList, load_yaml, read_text
+from .yamlsrc import LocDict, LocList, Source, load_yaml, read_text
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 # Every pattern below runs in time linear in the line (no two unbounded parts that can
@@ -87,6 +89,8 @@ MAX_BRACKETS = 100
 MAX_MARKERS = 8
 MARKER_RE = re.compile(r"[ \t]*(?:[-*+>]|[0-9]{1,9}[.)])(?=[ \t]|$)")
 MAX_TERM = 80
+#: how a game's file is misspelt (a folder holding one of these is no game, silently)
+GAME_FILE_SPELLINGS = {"game.yaml", "game.yml", "game.yaml.txt", "games.yaml"}
 
 
 def heading_id(title: str) -> tuple[str, str] | None:
@@ -120,6 +124,8 @@ class Loader:
     def __init__(self, root: Path, diags: Diagnostics):
         self.root = root
         self.diags = diags
+        #: the diagrams of the games loaded so far (the compendium's, MAX_DIAGRAMS_ALL)
+        self.diagrams_all = 0
 
     # ------------------------------------------------------------------ helpers
     def show(self, path: Path) -> str:
@@ -168,6 +174,14 @@ class Loader:
                              f"{describe(value)}; quote a text that contains ': '")
             return ""
         return str(value)
+
+    def visible_name(self, value: str, where: Located, what: str) -> bool:
+        """Whether a name or title can be seen (see builder/names.py); False after a located
+        error naming ``what``."""
+        problem = name_problem(value)
+        if problem:
+            self.diags.error(where, f"{what} {problem}")
+        return not problem
 
     def unknown_keys(self, data: LocDict, allowed: set[str], what: str) -> None:
         for k in data:
@@ -296,7 +310,7 @@ class Loader:
                 value = data[key]
                 if not isinstance(value, str) or not value.strip():
                     self.diags.error(data.at(key), f"book.{key} must be some text, got {describe(value)}")
-                else:
+                elif self.visible_name(value, data.at(key), f"book.{key}"):
                     setattr(out, key, " ".join(value.split()))
         if "accent" in data:
             out.accent = self.colour(data, "accent", "book.accent") or out.accent
@@ -404,18 +418,26 @@ class Loader:
         return {face: path for face, path in found.items() if face in faces}
 
     def is_font(self, path: Path, where: Located) -> bool:
-        from fontTools.ttLib import TTFont, TTLibError
-
+        """Whether a content font file is whole: at most MAX_FONT_BYTES, every table
+        fontTools knows read (glyf/loca or CFF, hmtx, name, OS/2, ...), every glyph's outline
+        drawn, and the letters the books need present. A corrupt table is an error here, at
+        the ``book.fonts`` line, not a crash of the build's typesetting."""
         try:
-            with TTFont(str(path), lazy=True) as font:
-                cmap = font.getBestCmap() or {}
-        except (TTLibError, OSError, ValueError, KeyError, AssertionError) as e:
-            self.diags.error(where, f"'{path.name}' is not a font file fontTools can read ({e})")
+            size = path.stat().st_size
+        except OSError as e:
+            self.diags.error(where, f"'{path.name}' cannot be read: {e.strerror or e}")
             return False
-        missing = [c for c in "AZaz09.,:" if ord(c) not in cmap]
-        if missing:
-            self.diags.error(where, f"'{path.name}' lacks letters the books need "
-                             f"({''.join(missing)})")
+        if size > limits.MAX_FONT_BYTES:
+            self.diags.error(where, limits.over(f"'{path.name}'", size, limits.MAX_FONT_BYTES,
+                                                "bytes per font file"))
+            return False
+        problem = font_problem(path)
+        if problem.startswith("lacks "):
+            self.diags.error(where, f"'{path.name}' {problem}")
+            return False
+        if problem:
+            self.diags.error(where, f"'{path.name}' is not a font file fontTools can read "
+                             f"({problem})")
             return False
         return True
 
@@ -442,12 +464,13 @@ class Loader:
         order: list[str] = []
         intro = ""
         book = Book()
-        if index_path.exists():
+        games: Any = None
+        if index_path.exists() or index_path.is_symlink():
             idx = self.yaml(index_path)
             if isinstance(idx, LocDict):
                 self.unknown_keys(idx, {"games", "intro", "book"}, "index.yaml")
                 book = self.load_book(idx)
-                games = idx.get("games") or LocList()
+                games = _given(idx, "games", LocList())
                 if not isinstance(games, LocList):
                     self.diags.error(idx.at("games"), f"games must be a list of game folder "
                                      f"names, such as [war, peace], got {describe(games)}")
@@ -466,11 +489,20 @@ class Loader:
                     self.check_markdown(intro, idx.at("intro"))
             elif idx is not None:
                 self.diags.error(Located(self.show(index_path), 1, 1), "index.yaml must be a mapping")
+        self.wrong_kinds()
         found = sorted(p.parent.name for p in self.root.glob("*/game.yaml"))
         if not found and not self.diags.errors:
             self.diags.error(Located(self.show(self.root), 0, 0),
                              "no games here (expected <slug>/game.yaml folders)")
         slugs = [s for s in order if s in found] + [s for s in found if s not in order]
+        if len(slugs) > limits.MAX_GAMES:
+            extra = slugs[limits.MAX_GAMES]
+            where = (games.at(games.index(extra)) if isinstance(games, LocList) and extra in games
+                     else Located(self.show(self.root / extra / "game.yaml"), 1, 1))
+            self.diags.error(where, limits.over("the content folder", len(slugs),
+                                                limits.MAX_GAMES, "games per content folder")
+                             + f"; '{extra}' is the first game past it")
+            slugs = slugs[:limits.MAX_GAMES]
         games = []
         for slug in slugs:
             g = self.load_game(self.root / slug)
@@ -478,10 +510,39 @@ class Loader:
                 games.append(g)
         return Content(root=str(self.root), games=games, intro=intro, book=book)
 
+    def wrong_kinds(self) -> None:
+        """A file where the content folder expects a folder (``templates``, a game's folder
+        holding only a misnamed game file) is an error, not a silent loss."""
+        templates = self.root / "templates"
+        if (templates.exists() or templates.is_symlink()) and not templates.is_dir():
+            self.diags.error(Located(self.show(templates), 1, 1),
+                             "'templates' must be a folder (of template overrides), not a file")
+        try:
+            subs = sorted(p for p in self.root.iterdir() if not p.name.startswith("."))
+        except OSError:
+            return                      # the games' own files say what cannot be read
+        for sub in subs:
+            if not sub.is_dir() or (sub / "game.yaml").exists() \
+                    or (sub / "game.yaml").is_symlink():
+                continue
+            try:
+                near = [p.name for p in sub.iterdir() if p.name.lower() in GAME_FILE_SPELLINGS]
+            except OSError:
+                continue
+            if near:
+                self.diags.error(Located(self.show(sub / near[0]), 1, 1),
+                                 f"a game's file must be named 'game.yaml', not '{near[0]}' "
+                                 f"(without it the folder is not a game)")
+
     def resolve_engine(self, data: LocDict, folder: Path, where: Located):
         """The game's engine (the engine validates options and rules), or None with a
         located error: the folder's own engine.py first, then the installed engines."""
         has_file = (folder / ENGINE_FILE).is_file()
+        if (folder / ENGINE_FILE).exists() and not has_file:
+            self.diags.error(Located(self.show(folder / ENGINE_FILE), 1, 1),
+                             f"{ENGINE_FILE} must be a file (the game's own engine), not a "
+                             f"folder or device")
+            return None
         name = data.get("engine")
         if name is None and not has_file:
             self.diags.error(where, "game.yaml has no 'engine:' (the engine that plays the "
@@ -508,7 +569,7 @@ class Loader:
         Returns (printed options, fixed settings, the raw mapping)."""
         options: list[OptionInfo] = []
         settings: dict[str, Any] = {}
-        opts = data.get("options") or LocDict()
+        opts = _given(data, "options", LocDict())
         if not isinstance(opts, dict):
             self.diags.error(data.at("options"), "options must be a mapping of option name to details")
             return options, settings, LocDict()
@@ -535,6 +596,9 @@ class Loader:
             text = self.text(spec, "text", f"option '{name}'")
             self.check_markdown(text, spec.at("text"))
             label = self.text(spec, "label", f"option '{name}'") or str(name)
+            if "label" in spec and not self.visible_name(label, spec.at("label"),
+                                                         f"option '{name}': the label"):
+                label = str(name)
             options.append(OptionInfo(name, default, label, text))
         return options, settings, opts
 
@@ -604,6 +668,9 @@ class Loader:
             self.diags.error(data.at("slug"), f"slug '{slug}' does not match its folder '{folder.name}'")
         slug = folder.name
         title = self.require(data, "title", str, "game.yaml") or slug
+        if "title" in data and isinstance(data["title"], str) \
+                and not self.visible_name(data["title"], data.at("title"), "game.yaml: 'title'"):
+            title = slug
         gamedef = self.resolve_engine(data, folder, where)
         engine = gamedef.slug if gamedef is not None else str(data.get("engine") or "")
         pmin, pmax, names = self.load_players(data)
@@ -611,7 +678,7 @@ class Loader:
         options, settings, opts = self.load_options(data, gamedef, engine)
         accent, player_colours, cover_cards = self.load_look(data, names)
 
-        compare = data.get("compare") or LocDict()
+        compare = _given(data, "compare", LocDict())
         if not isinstance(compare, LocDict):
             self.diags.error(data.at("compare"), f"compare must be a mapping ({', '.join(COMPARE_KEYS)}"
                              f" to text), got {describe(compare)}")
@@ -625,9 +692,15 @@ class Loader:
                 self.diags.error(data.at("compare") if "compare" in data else where,
                                  f"compare: '{k}' is missing (the comparison table needs "
                                  f"{', '.join(COMPARE_KEYS)})")
-        quickref = data.get("quickref") or LocList()
+        quickref = _given(data, "quickref", LocList())
         if not isinstance(quickref, list):
             self.diags.error(data.at("quickref"), "quickref must be a list of lines")
+            quickref = LocList()
+        if len(quickref) > limits.MAX_QUICKREF:
+            self.diags.error(quickref.at(limits.MAX_QUICKREF)
+                             if isinstance(quickref, LocList) else data.at("quickref"),
+                             limits.over("quickref", len(quickref), limits.MAX_QUICKREF,
+                                         "lines per quickref"))
             quickref = LocList()
         for i, q in enumerate(quickref):
             if not isinstance(q, str):
@@ -676,12 +749,16 @@ class Loader:
                         ).read(data)
 
         examples = []
-        ex_dir = folder / "examples"
         seen: dict[str, Located] = {}
-        for path in sorted(ex_dir.glob("*.yaml")):
+        diagrams = 0
+        for path in self.example_files(folder / "examples"):
             ex = self.load_example(path, index)
             if ex is None:
                 continue
+            if not self.within_diagrams(ex, diagrams, slug):
+                break
+            diagrams += 1 + sum(s.repeat for s in ex.steps)
+            self.diagrams_all += 1 + sum(s.repeat for s in ex.steps)
             if ex.id in seen:
                 first = seen[ex.id]
                 self.diags.error(ex.where, f"example id '{ex.id}' is already used at "
@@ -690,6 +767,7 @@ class Loader:
             seen[ex.id] = ex.where
             examples.append(ex)
 
+        self.within_book_chars(slug, data, texts, quickref, rules, glossary, examples)
         return Game(
             slug=slug, title=title, engine=engine or "", gamedef=gamedef, designer=texts["designer"],
             credit=texts["credit"], tagline=texts["tagline"], summary=texts["summary"],
@@ -702,6 +780,92 @@ class Loader:
             quickref=[str(q) for q in quickref], rules=rules, glossary=glossary,
             examples=examples, dir=str(folder), where=where,
         )
+
+    def example_files(self, folder: Path) -> list[Path]:
+        """The example files of a game's ``examples/`` folder, in file-name order, at most
+        MAX_EXAMPLES; anything else in the folder (a file named ``examples``, a ``.yml``
+        file, a sub-folder) is an error rather than an example that silently vanishes.
+        Names starting with '.' (editors' swap files) are left alone."""
+        if not (folder.exists() or folder.is_symlink()):
+            return []
+        if not folder.is_dir():
+            self.diags.error(Located(self.show(folder), 1, 1),
+                             "'examples' must be a folder of example files (*.yaml), not a "
+                             "file; the game's examples would vanish")
+            return []
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError as e:
+            self.diags.error(Located(self.show(folder), 1, 1),
+                             f"cannot read the examples folder: {e.strerror or e}")
+            return []
+        paths = []
+        for path in entries:
+            if path.name.startswith("."):
+                continue
+            if path.suffix != ".yaml":  # (a folder named *.yaml is refused as it is read)
+                kind = "a folder" if path.is_dir() else "not a .yaml file"
+                self.diags.error(Located(self.show(path), 1, 1),
+                                 f"'{path.name}' in examples/ is {kind}; examples/ holds only "
+                                 f"example files, each named *.yaml (rename or move it)")
+                continue
+            paths.append(path)
+        if len(paths) > limits.MAX_EXAMPLES:
+            self.diags.error(Located(self.show(paths[limits.MAX_EXAMPLES]), 1, 1),
+                             limits.over(f"the game '{folder.parent.name}'", len(paths),
+                                         limits.MAX_EXAMPLES, "examples per game")
+                             + "; this is the first example past it")
+            paths = paths[:limits.MAX_EXAMPLES]
+        return paths
+
+    def within_diagrams(self, ex: Example, before: int, slug: str) -> bool:
+        """Whether the rulebook (and the compendium) can take this example's diagrams (its
+        setup and each replayed step); False after a located error at the step past the
+        limit (this example and the rest of the game's are then not replayed)."""
+        for limit, done, what, per in (
+                (limits.MAX_DIAGRAMS, before, f"the rulebook of '{slug}'", "diagrams per rulebook"),
+                (limits.MAX_DIAGRAMS_ALL, self.diagrams_all, "the compendium",
+                 "diagrams per compendium (all games together)")):
+            total = done + 1 + sum(s.repeat for s in ex.steps)
+            if total <= limit:
+                continue
+            count, where = done + 1, ex.where
+            for step in ex.steps:
+                if count + step.repeat > limit:
+                    where = step.where
+                    break
+                count += step.repeat
+            self.diags.error(where, limits.over(what, total, limit, per)
+                             + f" (one per example and one per step as replayed); example "
+                               f"'{ex.id}' passes it here")
+            return False
+        return True
+
+    def within_book_chars(self, slug: str, data: LocDict, texts: dict, quickref: list,
+                          rules: list[Rule], glossary: list[Term], examples: list[Example]) -> None:
+        """The rulebook's prose at most MAX_BOOK_CHARS characters, or a located error at the
+        text that passes the limit (with MAX_DIAGRAMS this bounds the rulebook's pages)."""
+        parts: list[tuple[Located, int]] = [(Located(data.path, 1, 1),
+                                             sum(len(t) for t in texts.values())
+                                             + sum(len(str(q)) for q in quickref))]
+        parts += [(r.where, len(r.title) + len(r.body)) for top in rules for r in top.walk()]
+        parts += [(t.where, len(t.term) + len(t.definition)) for t in glossary]
+        for ex in examples:
+            parts.append((ex.where, len(ex.title) + len(ex.intro) + len(ex.outro)))
+            parts += [(s.where, len(s.comment)) for s in ex.steps]
+        total = sum(n for _, n in parts)
+        if total <= limits.MAX_BOOK_CHARS:
+            return
+        count = 0
+        for where, n in parts:
+            count += n
+            if count > limits.MAX_BOOK_CHARS:
+                self.diags.error(where, limits.over(f"the rulebook of '{slug}'", total,
+                                                    limits.MAX_BOOK_CHARS,
+                                                    "characters of text per rulebook")
+                                 + " (rules, glossary, examples' words); the text here passes "
+                                   "it")
+                return
 
     def load_players(self, data: LocDict) -> tuple[int, int, dict[str, str]]:
         """game.yaml's ``players:`` (min, max: whole numbers, 1 <= min <= max <= MAX_PLAYERS;
@@ -724,7 +888,7 @@ class Loader:
             self.diags.error(players.at("min"), f"players.min ({pmin}) is above players.max "
                              f"({pmax})")
             pmin = pmax
-        given = players.get("names") or LocDict()
+        given = _given(players, "names", LocDict())
         names: dict[str, str] = {}
         if not isinstance(given, LocDict):
             self.diags.error(players.at("names"), "players.names must map p1, p2, ... to names")
@@ -738,7 +902,7 @@ class Loader:
             elif not isinstance(v, (str, int)) or isinstance(v, bool) or not str(v).strip():
                 self.diags.error(given.at(k), f"players.names.{k} must be a name, got "
                                  f"{describe(v)}")
-            else:
+            elif self.visible_name(str(v), given.at(k), f"players.names.{k}"):
                 names[str(k)] = " ".join(str(v).split())
         for i in range(1, pmax + 1):
             names.setdefault(f"p{i}", f"Player {i}")
@@ -768,7 +932,7 @@ class Loader:
                 self.diags.error(item.at("count"), f"component: 'count' must be a whole number "
                                  f"from 1 to {MAX_COMPONENT_COUNT}, got {describe(count)}")
                 continue
-            if name is not None:
+            if name is not None and self.visible_name(name, item.at("name"), "component: 'name'"):
                 self.check_markdown(name, item.at("name"))
                 out.append({"name": " ".join(name.split()), "count": count})
         return out
@@ -781,6 +945,12 @@ class Loader:
             return []
         text = self.text_file(path)
         if text is None:
+            return []
+        if len(text) > limits.MAX_RULES_CHARS:
+            line, col = Source(text).line_col(limits.MAX_RULES_CHARS)
+            self.diags.error(Located(shown, line, col),
+                             limits.over("rules.md", len(text), limits.MAX_RULES_CHARS,
+                                         "characters per rules.md") + "; the text here passes it")
             return []
         tops: list[Rule] = []
         stack: list[Rule] = []
@@ -814,6 +984,12 @@ class Loader:
             flush()
             body = []
             body_start = lineno + 1
+            if len(seen) >= limits.MAX_RULES:
+                self.diags.error(Located(shown, lineno, 1), limits.over(
+                    "rules.md", sum(1 for ln in text.splitlines() if HEADING_RE.match(ln)),
+                    limits.MAX_RULES, "rules (headings) per rules.md")
+                    + "; this heading is the first past it")
+                return []
             level = len(m.group(1))
             if level > 3:
                 self.diags.error(Located(shown, lineno, 1),
@@ -833,6 +1009,8 @@ class Loader:
                 title, rid = heading, f"line-{lineno}"
             else:
                 title, rid = hm
+                self.visible_name(title, Located(shown, lineno, len(m.group(1)) + 2),
+                                  "the rule's title")
                 if not ID_RE.match(rid):
                     self.diags.error(Located(shown, lineno, line.rindex("{#") + 1),
                                      f"rule id '{describe(rid)[1:-1]}' must be lower-case letters, digits and hyphens")
@@ -909,18 +1087,38 @@ class Loader:
             self.diags.error(Located(shown, 1, 1), "glossary.yaml must be a list of terms")
             return []
         out = []
+        if len(data) > limits.MAX_TERMS:
+            self.diags.error(data.at(limits.MAX_TERMS), limits.over(
+                "glossary.yaml", len(data), limits.MAX_TERMS, "terms per glossary")
+                + "; this entry is the first past it")
+            return []
+        chars = 0
         for i, item in enumerate(data):
             if not isinstance(item, LocDict):
                 self.diags.error(data.at(i), "a glossary entry needs 'term' and 'definition'")
                 continue
+            chars += sum(len(v) for k, v in item.items()
+                         if k in ("term", "definition") and isinstance(v, str))
+            if chars > limits.MAX_GLOSSARY_CHARS:
+                total = sum(len(v) for it in data if isinstance(it, dict)
+                            for k, v in it.items() if k in ("term", "definition")
+                            and isinstance(v, str))
+                self.diags.error(data.at(i), limits.over(
+                    "glossary.yaml", total, limits.MAX_GLOSSARY_CHARS,
+                    "characters of terms and definitions per glossary")
+                    + "; this entry passes it")
+                return []
             self.unknown_keys(item, {"term", "definition", "see"}, "glossary entry")
             term = self.require(item, "term", str, "glossary entry")
             if term is not None and not 0 < len(term.strip()) <= MAX_TERM:
                 self.diags.error(item.at("term"), f"glossary entry: a term is one to {MAX_TERM} "
                                  f"characters long")
                 term = None
+            if term is not None and not self.visible_name(term, item.at("term"),
+                                                          "glossary entry: the term"):
+                term = None
             definition = self.require(item, "definition", str, "glossary entry")
-            see = item.get("see") or []
+            see = _given(item, "see", [])
             if isinstance(see, str):
                 see = [see]
             if not isinstance(see, list) or not all(isinstance(r, str) for r in see):
@@ -939,6 +1137,48 @@ class Loader:
         return sorted(out, key=lambda t: t.term.lower())
 
     # ------------------------------------------------------------------ examples
+    def within_example_limits(self, data: LocDict, steps: LocList, eid: str,
+                              texts: dict[str, str]) -> bool:
+        """An example's steps (each repeat counted), words and setup within the limits
+        (MAX_STEPS, MAX_EXAMPLE_CHARS, MAX_SETUP_CARDS), checked before anything
+        replays it; False after a located error at the place the limit is passed."""
+        def repeats(s: Any) -> int:
+            r = s.get("repeat", 1) if isinstance(s, dict) else 1
+            return r if isinstance(r, int) and not isinstance(r, bool) and r > 1 else 1
+
+        total = sum(repeats(s) for s in steps)
+        if total > limits.MAX_STEPS:
+            count = 0
+            for i, s in enumerate(steps):
+                count += repeats(s)
+                if count > limits.MAX_STEPS:
+                    where = s.at("repeat") if repeats(s) > 1 else steps.at(i)
+                    self.diags.error(where, limits.over(f"the example '{eid}'", total, limits.MAX_STEPS,
+                                                        "steps per example")
+                                     + f" (each repeat counted); step {i + 1} passes it")
+                    return False
+        parts = [(data.at("intro"), texts.get("intro", ""))]
+        parts += [(s.at("comment"), s["comment"]) for s in steps
+                  if isinstance(s, LocDict) and isinstance(s.get("comment"), str)]
+        parts.append((data.at("outro"), texts.get("outro", "")))
+        chars = 0
+        for where, text in parts:
+            chars += len(text)
+            if chars > limits.MAX_EXAMPLE_CHARS:
+                total = sum(len(t) for _, t in parts)
+                self.diags.error(where, limits.over(
+                    f"the example '{eid}'", total, limits.MAX_EXAMPLE_CHARS,
+                    "characters of words (intro, outro and comments) per example")
+                    + "; the text here passes it")
+                return False
+        cards = list(_list_items(data.get("setup")))
+        if len(cards) > limits.MAX_SETUP_CARDS:
+            self.diags.error(cards[limits.MAX_SETUP_CARDS], limits.over(
+                f"the setup of example '{eid}'", len(cards), limits.MAX_SETUP_CARDS,
+                "cards per setup (all its lists together)") + "; this card is the first past it")
+            return False
+        return True
+
     def load_example(self, path: Path, index: dict[str, Rule]) -> Example | None:
         data = self.yaml(path)
         if data is None:
@@ -950,16 +1190,19 @@ class Loader:
         self.unknown_keys(data, EXAMPLE_KEYS, "example")
         eid = self.require(data, "id", str, "example")
         title = self.require(data, "title", str, "example")
+        if title is not None and not self.visible_name(title, data.at("title"),
+                                                       "example: the title"):
+            title = None
         if eid is not None and not ID_RE.match(eid):
             self.diags.error(data.at("id"), f"example id '{eid}' must be lower-case letters, digits and hyphens")
-        rules = data.get("rules") or LocList()
+        rules = _given(data, "rules", LocList())
         if not isinstance(rules, list):
             self.diags.error(data.at("rules"), "rules must be a list of rule ids")
             rules = LocList()
         for i, rid in enumerate(rules):
             if str(rid) not in index:
                 self.diags.error(rules.at(i), f"unknown rule id '{rid}'" + suggest(rid, index))
-        options = data.get("options") or LocDict()
+        options = _given(data, "options", LocDict())
         if not isinstance(options, dict):
             self.diags.error(data.at("options"), "options must be a mapping")
             options = LocDict()
@@ -979,6 +1222,8 @@ class Loader:
             self.diags.error(data.at("steps") if "steps" in data else Located(shown, 1, 1),
                              "example: 'steps' must be a non-empty list")
             steps_raw = LocList()
+        if not self.within_example_limits(data, steps_raw, eid or path.stem, texts):
+            return None
         n = 0
         for i, s in enumerate(steps_raw):
             where = steps_raw.at(i)
@@ -1055,6 +1300,47 @@ def installed_fonts() -> dict[str, dict[str, Any]]:
     return out
 
 
+#: what font_problem found, by (path, size, modification time): serve re-checks on every save
+_FONT_VERDICTS: dict[tuple[str, int, int], str] = {}
+#: the letters every book sets in each face
+FONT_LETTERS = "AZaz09.,:"
+
+
+def font_problem(path: Path) -> str:
+    """Why a font file cannot be used ('' when it can): read whole (not lazily), every
+    table decompiled and every glyph drawn, as WeasyPrint's HarfBuzz and the diagrams'
+    glyph code will; then the letters the books need. fontTools raises whatever the
+    corrupt bytes lead it to (struct.error, TypeError, IndexError, ...), so any exception
+    is the answer "corrupt"."""
+    from fontTools.pens.basePen import NullPen
+    from fontTools.ttLib import TTFont
+
+    info = path.stat()
+    key = (str(path), info.st_size, info.st_mtime_ns)
+    if key in _FONT_VERDICTS:
+        return _FONT_VERDICTS[key]
+    where = ""
+    try:
+        with TTFont(str(path), lazy=False) as font:
+            for tag in font.keys():
+                where = f"a damaged '{tag.strip()}' table: "
+                font[tag]
+            where = "a damaged character map: "
+            cmap = font.getBestCmap() or {}
+            where = "damaged glyphs: "           # a CFF table's glyph data is read here
+            glyphs = font.getGlyphSet()
+            for name in font.getGlyphOrder():
+                where = f"a damaged outline of the glyph '{name}': "
+                glyphs[name].draw(NullPen())     # parses the outline; draws nothing
+        missing = [c for c in FONT_LETTERS if ord(c) not in cmap]
+        verdict = f"lacks letters the books need ({''.join(missing)})" if missing else ""
+    except Exception as e:  # corrupt bytes: see the docstring
+        text = str(e).strip() or type(e).__name__
+        verdict = where + text[:80]
+    _FONT_VERDICTS[key] = verdict
+    return verdict
+
+
 def unsafe_svg(data: bytes) -> str:
     """Why an SVG is not safe to put on the website and into a PDF ('' if it is): it must
     parse, and hold no script, no foreign object, no event handler attribute and no link
@@ -1082,6 +1368,27 @@ def unsafe_svg(data: bytes) -> str:
     return ""
 
 
+def _given(data: dict, key: str, default: Any) -> Any:
+    """``data[key]``, or ``default`` when it is left out or written empty (``key:``); a
+    value of the wrong kind (``quickref: {}``, ``see: {}``, ``names: []``) is kept, so that
+    its reader refuses it instead of taking it for nothing."""
+    value = data.get(key)
+    return default if value is None else value
+
+
+def _list_items(value: Any):
+    """Where each item of every list inside ``value`` stands (a setup's cards), in order."""
+    if isinstance(value, LocList):
+        for i, item in enumerate(value):
+            if isinstance(item, (LocList, LocDict)):
+                yield from _list_items(item)
+            else:
+                yield value.at(i)
+    elif isinstance(value, LocDict):
+        for item in value.values():
+            yield from _list_items(item)
+
+
 def text_start(text: str, where: Located) -> int:
     """The line a YAML text value starts on: a block scalar (``|`` or ``>``, which ends in a
     newline) starts on the line after its key; a plain or quoted one on the key's line."""
@@ -1096,7 +1403,9 @@ def load_content(root: Path | str, diags: Diagnostics | None = None) -> tuple[Co
     diags = diags if diags is not None else Diagnostics()
     root = Path(root)
     if not root.is_dir():
-        diags.error(Located(str(root), 0, 0), "content folder not found")
+        diags.error(Located(str(root), 0, 0),
+                    "the content folder is a file, not a folder" if root.exists()
+                    else "content folder not found")
         return Content(root=str(root), games=[]), diags
     content = Loader(root, diags).load()
     return content, diags

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .diagnostics import Diagnostics, Located, describe
+from .limits import MAX_COPIES, MAX_DECK_CARDS, MAX_KIT, over
 from .yamlsrc import LocDict, LocList
 
 #: parts a section may hold, printed in the order written: quick reference lines as a
@@ -166,6 +167,11 @@ class KitReader:
             self.diags.error(data.at("kit"), "kit must be a list of components, each with a "
                              "kind (player-aid, tokens, score-track, mat, round-tracker, deck)")
             return []
+        if len(items) > MAX_KIT:
+            self.diags.error(items.at(MAX_KIT), over("kit", len(items), MAX_KIT,
+                                                     "components per kit")
+                             + "; this component is the first past it")
+            return []
         out = []
         for i, item in enumerate(items):
             c = self.component(item, items.at(i))
@@ -279,6 +285,11 @@ class KitReader:
                 self.diags.error(where, f"{kind}.copies must be a list of variants, each a "
                                  f"mapping of params (and who, text)")
                 return None
+            if len(value) > MAX_COPIES:
+                self.diags.error(value.at(MAX_COPIES), over(f"{kind}.copies", len(value),
+                                                            MAX_COPIES, "copies per component")
+                                 + "; this copy is the first past it")
+                return None
             out = []
             for i, copy in enumerate(value):
                 if not isinstance(copy, LocDict):
@@ -325,6 +336,11 @@ class KitReader:
             return [str(c) for c in full_deck()]
         if isinstance(value, list) and value and all(v in ("C", "D", "H", "S") for v in value):
             return [str(c) for c in full_deck(tuple(value))]
+        if isinstance(value, LocList) and len(value) > MAX_DECK_CARDS:
+            self.diags.error(value.at(MAX_DECK_CARDS), over(what, len(value), MAX_DECK_CARDS,
+                                                            "cards per deck")
+                             + "; this card is the first past it")
+            return None
         if isinstance(value, list) and value:
             try:
                 return [str(c) for c in parse_cards(value)]

@@ -11,8 +11,10 @@ Content is untrusted, so the reading is bounded and every way it can fail is a l
 
 - only regular files inside the content folder are read (no FIFO, device or link out of it),
   at most :data:`MAX_FILE_BYTES`, as UTF-8 without control characters (the first bad byte
-  or character is reported at its own line and column);
-- nesting deeper than :data:`MAX_DEPTH`, aliases that would expand to more than
+  or character is reported at its own line and column), and no text value holds one
+  written as an escape (``"\\x00"``);
+- more than :data:`MAX_VALUES` values written in one file, nesting deeper than
+  :data:`MAX_DEPTH`, aliases that would expand to more than
   :data:`MAX_NODES` values, keys that are lists or mappings, numbers of more than
   :data:`MAX_DIGITS` digits, ``!!int abc`` and the tags content has no use for
   (``!!pairs``, ``!!omap``, ``!!set``, ``!!binary``) are errors;
@@ -38,6 +40,10 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64
 #: how many values a document may hold once its aliases are expanded (alias bombs)
 MAX_NODES = 100_000
+#: how many values (texts, numbers, lists, mappings) one file may write (the largest shipped
+#: file writes 703): more only makes the parser slow (a 2 MB file of '- {}' lines takes
+#: seconds), so it is counted first with libyaml's fast parser where PyYAML has it
+MAX_VALUES = 20_000
 #: the most digits a number may have
 MAX_DIGITS = 40
 #: characters YAML allows in a file (its printable set); rules.md is held to the same
@@ -207,6 +213,7 @@ class _Loader(yaml.SafeLoader):
 
     def compose_document(self):
         self._depth = 0
+        self._values = 0
         self._aliases: list[tuple[yaml.Node, yaml.Mark]] = []
         node = super().compose_document()
         if self._aliases:
@@ -220,7 +227,10 @@ class _Loader(yaml.SafeLoader):
             self._aliases.append((node, event.start_mark))
             return node
         self._depth += 1
+        self._values += 1
         try:
+            if self._values > MAX_VALUES:
+                raise _Refused(_too_many_values(), self.peek_event().start_mark)
             if self._depth > MAX_DEPTH:
                 raise _Refused(f"lists and mappings nested more than {MAX_DEPTH} deep",
                                self.peek_event().start_mark)
@@ -241,6 +251,31 @@ class _Loader(yaml.SafeLoader):
 class _Refused(yaml.MarkedYAMLError):
     def __init__(self, problem: str, mark: yaml.Mark):
         super().__init__(None, None, problem, mark)
+
+
+def _too_many_values() -> str:
+    return (f"this file writes more than {MAX_VALUES:,} values (texts, numbers, lists, "
+            f"mappings); at most {MAX_VALUES:,} values per file")
+
+
+def _count_values(text: str) -> None:
+    """Refuse a file of more than MAX_VALUES values before the (slow, pure Python) loader
+    reads it, with libyaml's parser when PyYAML has it; a file libyaml cannot read is left
+    to the loader, which explains the error in its own words."""
+    if not getattr(yaml, "__with_libyaml__", False):
+        return
+    count = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+            if isinstance(event, (yaml.ScalarEvent, yaml.SequenceStartEvent,
+                                  yaml.MappingStartEvent)):
+                count += 1
+                if count > MAX_VALUES:
+                    raise _Refused(_too_many_values(), event.start_mark)
+    except _Refused:
+        raise
+    except yaml.YAMLError:
+        return
 
 
 def _check_expansion(root: yaml.Node, aliases: list) -> None:
@@ -347,6 +382,17 @@ def _construct_float(loader: _Loader, node: yaml.ScalarNode) -> float:
         raise _Refused(f"'{_short(node.value)}' is not a number", node.start_mark) from None
 
 
+def _construct_str(loader: _Loader, node: yaml.ScalarNode) -> str:
+    """A text; a control character written as an escape in double quotes (``"\\x01"``,
+    ``"\\u0000"``) is refused like one written in the file."""
+    value = loader.construct_scalar(node)
+    m = NOT_PRINTABLE.search(value)
+    if m:
+        raise _Refused(f"a control character (U+{ord(m.group()):04X}), written as an escape, "
+                       f"is not allowed in content; delete it", node.start_mark)
+    return value
+
+
 def _construct_as_text(loader: _Loader, node: yaml.ScalarNode) -> str:
     """Dates and times stay text: content has no dates, and a date-like word is a word."""
     return loader.construct_scalar(node)
@@ -362,6 +408,7 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _constr
 _Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 _Loader.add_constructor("tag:yaml.org,2002:float", _construct_float)
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_as_text)
+_Loader.add_constructor("tag:yaml.org,2002:str", _construct_str)
 for _tag in ("pairs", "omap", "set", "binary"):
     _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse_tag)
 _Loader.add_constructor(None, _refuse_tag)
@@ -470,6 +517,7 @@ def load_yaml_text(text: str, shown: str) -> Any:
     source = Source(text)
     loader = None
     try:
+        _count_values(text)
         loader = _Loader(text)
         loader.src_path = shown
         loader.source = source

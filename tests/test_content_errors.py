@@ -620,6 +620,144 @@ def _cases():
     yield ("book-subtitle-not-text", {"index.yaml": INDEX + "book:\n  subtitle: [a, b]\n"}, I,
            [f"{I}:3:13: error: book.subtitle must be some text, got [a, b]"])
 
+    # ---- issue 22: limits on what valid content can ask for (builder/limits.py), each
+    # just past its limit (tests/test_content_limits.py holds each just under it)
+    yield ("limit-steps", {"high-five/examples/01-short.yaml": EXAMPLE + "  - {}\n" * 100}, E,
+           [f"{E}:117:5: error: the example 'short-game' has 102 steps; at most 100 steps per "
+            "example (each repeat counted); step 101 passes it"])
+    yield ("limit-steps-repeated", {"high-five/examples/01-short.yaml":
+                                    EXAMPLE + "  - repeat: 99\n"}, E,
+           [f"{E}:19:13: error: the example 'short-game' has 101 steps; at most 100 steps per "
+            "example (each repeat counted); step 3 passes it"])
+    intro = "intro: |\n" + ("  " + "a" * 2999 + "\n\n") * 6 + "  " + "a" * 2999 + "\n"
+    yield ("limit-example-words", {"high-five/examples/01-short.yaml": replace(
+        EXAMPLE, "title: A two-round game\n", "title: A two-round game\n" + intro)}, E,
+           [f"{E}:3:8: error: the example 'short-game' has 21,006 characters; at most 20,000 "
+            "characters of words (intro, outro and comments) per example; the text here "
+            "passes it"])
+    hand = "    p1: [" + ", ".join(["KS"] * 519) + ", 4D]\n"
+    yield ("limit-setup-cards", {"high-five/examples/01-short.yaml": replace(
+        EXAMPLE, "    p1: [KS, 4D]\n", hand)}, E,
+           [f"{E}:9:10: error: the setup of example 'short-game' has 522 cards; at most 520 "
+            "cards per setup (all its lists together); this card is the first past it"])
+    terms = "".join(f"- term: T{i}\n  definition: D.\n" for i in range(301))
+    yield ("limit-glossary-terms", {"high-five/glossary.yaml": terms}, GL,
+           [f"{GL}:601:3: error: glossary.yaml has 301 terms; at most 300 terms per glossary; "
+            "this entry is the first past it"])
+    words = "".join(f"- term: Point{i:02d}\n  definition: {'d' * 2993}\n" for i in range(21))
+    yield ("limit-glossary-text", {"high-five/glossary.yaml": words}, GL,
+           [f"{GL}:41:3: error: glossary.yaml has 63,000 characters; at most 60,000 characters "
+            "of terms and definitions per glossary; this entry passes it"])
+    long_rules = RULES + ("\n" + "r" * 2999 + "\n") * 67        # 7 headings' text + 201,000
+    at = long_rules[:200_000]
+    yield ("limit-rules-text", {"high-five/rules.md": long_rules}, R,
+           [f"{R}:{at.count(chr(10)) + 1}:{200_000 - at.rfind(chr(10))}: error: rules.md has "
+            f"{len(long_rules):,} characters; at most 200,000 characters per rules.md; the text "
+            "here passes it"])
+    many = RULES + "".join(f"\n## Rule {i} {{#r-{i}}}\n\nText.\n" for i in range(295))
+    yield ("limit-rules-count", {"high-five/rules.md": many}, R,   # 6 + 295; 19 + 4 * 294 + 2
+           [f"{R}:1197:1: error: rules.md has 301 rules; at most 300 rules (headings) per "
+            "rules.md; this heading is the first past it"])
+    extra = {f"high-five/examples/{i + 2:02d}-more.yaml":
+             replace(EXAMPLE, "id: short-game", f"id: more-{i}") for i in range(40)}
+    yield ("limit-examples", extra, "content/high-five/examples/41-more.yaml",
+           ["content/high-five/examples/41-more.yaml:1:1: error: the game 'high-five' has 41 "
+            "examples; at most 40 examples per game; this is the first example past it"])
+    big = {f"high-five/examples/{i + 2:02d}-big.yaml":
+           f"id: big-{i + 1}\ntitle: Big\nsetup: {{}}\nsteps:\n" + "  - {}\n" * 100
+           for i in range(4)}
+    yield ("limit-diagrams", big, "content/high-five/examples/05-big.yaml",
+           ["content/high-five/examples/05-big.yaml:98:5: error: the rulebook of 'high-five' "
+            "has 407 diagrams; at most 400 diagrams per rulebook (one per example and one per "
+            "step as replayed); example 'big-4' passes it here"])
+    games = {}
+    for i in range(1, 21):
+        games[f"g{i:02d}/game.yaml"] = replace(GAME, "slug: high-five", f"slug: g{i:02d}")
+        games[f"g{i:02d}/rules.md"] = RULES
+        games[f"g{i:02d}/glossary.yaml"] = GLOSSARY
+        games[f"g{i:02d}/engine.py"] = (FIXTURE / "engine.py").read_text()
+    yield ("limit-games", games, "content/g20/game.yaml",
+           ["content/g20/game.yaml:1:1: error: the content folder has 21 games; at most 20 "
+            "games per content folder; 'g20' is the first game past it"])
+    # the rulebook's words: rules.md, glossary and examples each under its own limit, past
+    # 300,000 together in the third 18,005-character intro
+    sentences = ("Both players choose a card from their hand and reveal the two together.",
+                 "The higher card (ace high) scores its player a point.",
+                 "If the two cards are equal, nobody scores.",
+                 "When the hands are empty, the player with more points wins; equal points is "
+                 "a draw.")
+    titles = ("Playing", "A round", "Scoring", "Equal cards", "The end", "More points")
+    intro = "intro: |\n" + ("  " + "a" * 2999 + "\n\n") * 5 + "  " + "a" * 2999 + "\n"
+    book = {"high-five/rules.md": RULES + ("\n" + "r" * 2999 + "\n") * 66,
+            "high-five/glossary.yaml": "".join(f"- term: Point{i:02d}\n  definition: "
+                                               f"{'d' * 2993}\n" for i in range(19))}
+    book.update({f"high-five/examples/0{i}-words.yaml": replace(
+        EXAMPLE, "title: A two-round game\n", f"title: Words\n{intro}").replace(
+        "id: short-game", f"id: words-{i}") for i in (2, 3, 4)})
+    total = (sum(map(len, titles)) + sum(map(len, sentences)) + 66 * 3001 + 19 * 3000
+             + len("Play a card; the higher card scores.") + len("A two-round game")
+             + 3 * (len("Words") + 5 * 3001 + 3000))
+    yield ("limit-book-text", book, "content/high-five/examples/04-words.yaml",
+           [f"content/high-five/examples/04-words.yaml:1:1: error: the rulebook of 'high-five' "
+            f"has {total:,} characters; at most 300,000 characters of text per rulebook (rules, "
+            "glossary, examples' words); the text here passes it"])
+    yield ("limit-quickref", {"high-five/game.yaml": GAME + "  - A line.\n" * 40}, G,
+           [f"{G}:46:5: error: quickref has 41 lines; at most 40 lines per quickref"])
+    # ---- issue 22: nothing vanishes silently
+    yield ("kind-templates-a-file", {"templates": "not a folder\n"}, "content/templates",
+           ["content/templates:1:1: error: 'templates' must be a folder (of template "
+            "overrides), not a file"])
+    yield ("kind-game-file-misspelt", {"other/game.yml": GAME}, "content/other/game.yml",
+           ["content/other/game.yml:1:1: error: a game's file must be named 'game.yaml', not "
+            "'game.yml' (without it the folder is not a game)"])
+    yield ("kind-engine-a-folder", {"high-five/engine.py": None, "high-five/engine.py/x": "x"},
+           "content/high-five/engine.py",
+           ["content/high-five/engine.py:1:1: error: engine.py must be a file (the game's own "
+            "engine), not a folder or device"])
+    yield ("kind-examples-a-file", {"high-five/examples": "not a folder\n"},
+           "content/high-five/examples",
+           ["content/high-five/examples:1:1: error: 'examples' must be a folder of example "
+            "files (*.yaml), not a file; the game's examples would vanish"])
+    yield ("kind-example-not-yaml", {"high-five/examples/02-more.yml": EXAMPLE},
+           "content/high-five/examples/02-more.yml",
+           ["content/high-five/examples/02-more.yml:1:1: error: '02-more.yml' in examples/ is "
+            "not a .yaml file; examples/ holds only example files, each named *.yaml (rename "
+            "or move it)"])
+    yield ("name-term-zero-width", {"high-five/glossary.yaml": replace(
+        GLOSSARY, "term: Point", "term: \u200b")}, GL,
+           [f"{GL}:1:9: error: glossary entry: the term holds an invisible character (U+200B "
+            "ZERO WIDTH SPACE); delete it"])
+    yield ("name-term-inside", {"high-five/glossary.yaml": replace(
+        GLOSSARY, "term: Point", "term: Po\u00adint")}, GL,
+           [f"{GL}:1:9: error: glossary entry: the term holds an invisible character (U+00AD "
+            "SOFT HYPHEN); delete it"])
+    yield ("name-player-bom", {"high-five/game.yaml": replace(
+        GAME, "players: {min: 2, max: 2}", "players: {min: 2, max: 2, names: {p1: \ufeff}}")},
+           G, [f"{G}:3:39: error: players.names.p1 holds an invisible character (U+FEFF "
+               "ZERO WIDTH NO-BREAK SPACE); delete it"])
+    yield ("name-game-title-bidi", {"high-five/game.yaml": replace(
+        GAME, "title: High Five", "title: \u202eHigh Five")}, G,
+           [f"{G}:2:8: error: game.yaml: 'title' holds an invisible character (U+202E "
+            "RIGHT-TO-LEFT OVERRIDE); delete it"])
+    yield ("name-rule-title-blank", {"high-five/rules.md": replace(
+        RULES, "## Equal cards {#tie}", "## \u2060 {#tie}")}, R,
+           [f"{R}:11:4: error: the rule's title holds an invisible character (U+2060 WORD "
+            "JOINER); delete it"])
+    yield ("name-example-title-filler", {"high-five/examples/01-short.yaml": replace(
+        EXAMPLE, "title: A two-round game", "title: \u3164")}, E,
+           [f"{E}:2:8: error: example: the title has no visible character (only spaces or "
+            "invisible characters)"])
+    yield ("name-book-title-escape", {"index.yaml": INDEX + 'book:\n  title: "\\u200b"\n'}, I,
+           [f"{I}:3:10: error: book.title holds an invisible character (U+200B ZERO WIDTH "
+            "SPACE); delete it"])
+    yield ("name-component", {"high-five/game.yaml": GAME + "components:\n  - {name: \u00a0}\n"},
+           G, [f"{G}:8:12: error: component: 'name' has no visible character (only spaces or "
+               "invisible characters)"])
+    yield ("name-option-label", {"high-five/game.yaml": GAME + "options:\n  hand:\n    "
+                                 "default: 2\n    label: \u200c\n    text: Cards in hand.\n"},
+           G, [f"{G}:10:12: error: option 'hand': the label holds an invisible character "
+               "(U+200C ZERO WIDTH NON-JOINER); delete it"])
+
 
 CASES = list(_cases())
 
@@ -629,8 +767,10 @@ CASES = list(_cases())
 def test_a_broken_file_is_a_located_error(content: Path, files, path, expected):
     for name, text in files.items():
         target = content / name
+        if target.is_dir():     # a file where the folder was (kind-examples-a-file)
+            shutil.rmtree(target)
         if text is None:
-            target.unlink()
+            target.unlink(missing_ok=True)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text)
@@ -766,6 +906,10 @@ def test_every_message_has_a_case():
     expected = " ".join(line for case in CASES for line in case[3])
     expected += " content folder not found no games here (expected <slug>/game.yaml folders)"
     expected += " ' is not a font file fontTools can read ( ' lacks letters the books need ("
+    # tests/test_content_kinds.py and test_font_check.py: a file given as the content folder,
+    # an unreadable examples folder (root reads any), a font over the size limit or unreadable
+    expected += (" the content folder is a file, not a folder cannot read the examples folder: "
+                 " bytes per font file ' cannot be read: ")
     ids = {case[0] for case in CASES}
     missing = []
     for lineno, fragment in _message_fragments():
