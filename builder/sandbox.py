@@ -69,7 +69,7 @@ class Limits:
     of each: see tests/test_template_sandbox.py and docs/content-format.md)."""
 
     #: ticks: loop rounds, calls, attribute and item reads, filters, intercepted operators
-    operations: int = 5_000_000
+    operations: int = 2_000_000
     #: wall time of one render, in seconds
     seconds: float = 10.0
     #: characters (or items) of any one value a template makes
@@ -104,7 +104,10 @@ class _Refused(_Stop):
 
 
 class _OverLimit(_Stop):
-    pass
+    def __init__(self, message: str, where: tuple[str, int] | None = None):
+        super().__init__(message)
+        #: (file, line) when no template frame is on the way out (the output's size)
+        self.where = where
 
 
 def _refuse(what: str) -> _Refused:
@@ -238,8 +241,8 @@ class Budget:
                              f"limit for one value ({self.limits.value:,})")
         self.made += size
         if self.made > self.limits.made:
-            raise _OverLimit(f"the template made more than {self.limits.made:,} characters "
-                             f"and items in all (its memory bound)")
+            raise _OverLimit(f"{what}: the template made more than {self.limits.made:,} "
+                             f"characters and items in all (its memory bound)")
 
 
 _BUDGET: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("warbook_budget",
@@ -318,7 +321,8 @@ def _joined(items: Any, sep: Any) -> int:
     if not isinstance(items, (list, tuple)):
         return 0
     sep = len(sep) if isinstance(sep, str) else 0
-    return sum(len(x) if isinstance(x, str) else 16 for x in items) + sep * len(items)
+    return (sum(len(x) if isinstance(x, str) else 16 for x in items)
+            + sep * max(0, len(items) - 1))
 
 
 def _estimate(name: str, value: Any, args: tuple, kwargs: dict, filter: bool = False) -> int:
@@ -535,7 +539,7 @@ class BoundedEnvironment(SandboxedEnvironment):
             size += len(piece)
             if size > self.limits.output:
                 raise _OverLimit(f"the template's output is larger than "
-                                 f"{self.limits.output:,} characters")
+                                 f"{self.limits.output:,} characters", _suspended_at(pieces))
             out.append(piece)
         return "".join(out)
 
@@ -650,6 +654,19 @@ class BoundedEnvironment(SandboxedEnvironment):
 
 
 # --------------------------------------------------------------------------- locating
+def _suspended_at(pieces: Any) -> tuple[str, int] | None:
+    """The template line a render's output generator stands at (the innermost of the
+    generators it yields from)."""
+    gen, where = pieces, None
+    while gen is not None and getattr(gen, "gi_frame", None) is not None:
+        frame = gen.gi_frame
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None and template.filename:
+            where = (template.filename, template.get_corresponding_lineno(frame.f_lineno))
+        gen = getattr(gen, "gi_yieldfrom", None)
+    return where
+
+
 def _template_frames(tb, env: BoundedEnvironment) -> list[tuple[str, int]]:
     """(file, line) of every template frame in a traceback, outermost first."""
     out = []
@@ -686,6 +703,8 @@ def _locate(error: BaseException, env: BoundedEnvironment) -> BaseException:
     frames = _template_frames(error.__traceback__, env)
     if isinstance(error, TemplateSyntaxError) and error.filename:
         frames.append((error.filename, error.lineno or 1))
+    if isinstance(error, _OverLimit) and error.where is not None:
+        frames.append(error.where)
     content = [f for f in frames if f[0] in env.content_files]
     ours = isinstance(error, (_Stop, SecurityError, TemplateSyntaxError, RecursionError))
     if not content and not ours:
