@@ -156,13 +156,24 @@ def is_record(value: Any) -> bool:
             and type(value).__module__.startswith("builder.render."))
 
 
+#: type -> whether a template may read its values (plain data, view records, Jinja's own)
+_READABLE: dict[type, bool] = {}
+
+
+def _readable(value: Any) -> bool:
+    kind = type(value)
+    known = _READABLE.get(kind)
+    if known is None:
+        known = _READABLE[kind] = (issubclass(kind, _PLAIN) or issubclass(kind, _JINJA)
+                                   or issubclass(kind, Undefined) or is_record(value))
+    return known
+
+
 def is_plain(value: Any) -> bool:
     """What a template may be given and may read: plain data, a view record, a helper, a
     macro or one of Jinja's own loop and namespace objects. Only the value itself is looked
     at (see :func:`impure` for a whole context)."""
-    if isinstance(value, _PLAIN) or isinstance(value, _JINJA) or isinstance(value, Undefined):
-        return True
-    if is_record(value):
+    if _readable(value):
         return True
     if any(value is g for g in (dict, Namespace, Cycler, Joiner, safe_range)):  # Jinja's own
         return True
@@ -549,11 +560,10 @@ class BoundedEnvironment(SandboxedEnvironment):
 
     def _attribute_problem(self, obj: Any, attr: str, value: Any = None,
                            look_at_value: bool = True) -> str | None:
-        kind = type(obj).__name__
         if attr.startswith("_") or attr in _REFUSED_NAMES:
             return f"'{attr}'"
-        if not (isinstance(obj, _PLAIN) or isinstance(obj, _JINJA) or is_record(obj)):
-            return f"reading '{attr}' of a {kind}"
+        if not _readable(obj) or isinstance(obj, Undefined):
+            return f"reading '{attr}' of a {type(obj).__name__}"
         if look_at_value and not (is_plain(value) or _callable_ok(value)):
             return f"'{attr}' (a {type(value).__name__})"
         return None
@@ -899,9 +909,20 @@ def check_templates(root: str | Path, diags: Diagnostics) -> None:
             env.filters.setdefault(name, lambda value, *a, **k: value)
     env.add_extension("jinja2.ext.do")
     trees: dict[str, nodes.Template] = {}
+    from .contentpath import resolve
+
     for name in names:
         shown = rel(folder / name, root)
-        try:
+        if not name.endswith(".j2") and name not in known:
+            try:  # never read, but no link out of the folder all the same
+                resolve(root, folder / name, shown)
+            except Diagnostic as d:
+                diags.append(d)
+                continue
+            diags.warning(Located(shown, 1, 1), f"no renderer reads templates/{name}, so "
+                          f"it is left unused{suggest(name, known)}")
+            continue
+        try:  # the resolver, the size limit, UTF-8: as every content text file
             source, _, _ = env.loader.get_source(env, name)
         except Diagnostic as d:
             diags.append(d)
@@ -909,9 +930,6 @@ def check_templates(root: str | Path, diags: Diagnostics) -> None:
         except TemplateNotFound:
             continue
         if not name.endswith(".j2"):
-            if name not in known:
-                diags.warning(Located(shown, 1, 1), f"no renderer reads templates/{name}, so "
-                              f"it is left unused{suggest(name, known)}")
             continue
         try:
             tree = env.parse(source, name, shown)

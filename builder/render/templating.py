@@ -47,9 +47,18 @@ def template_file(name: str, overrides: Path | None = None) -> Path:
     if overrides is not None:
         path = overrides / name
         if path.is_symlink() or path.exists():
-            from ..content import rel
+            import os
 
-            return resolve(overrides.parent, path, rel(path, overrides.parent))
+            from ..content import rel
+            from ..diagnostics import Diagnostic
+            from ..yamlsrc import MAX_FILE_BYTES
+
+            shown = rel(path, overrides.parent)
+            real = resolve(overrides.parent, path, shown)
+            if os.stat(real).st_size > MAX_FILE_BYTES:  # as every content file
+                raise Diagnostic(shown, 1, 1, f"the file is larger than "
+                                 f"{MAX_FILE_BYTES // (1024 * 1024)} MB")
+            return real
     return TEMPLATES / name
 
 
