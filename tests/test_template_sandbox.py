@@ -524,3 +524,14 @@ def test_a_hostile_template_stops_the_build_located_and_the_output_stays(tmp_pat
                proc.stderr.splitlines())
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_the_documented_limits_are_the_limits():
+    """docs/content-format.md states each limit; the sandbox holds templates to those."""
+    text = (ROOT / "docs" / "content-format.md").read_text()
+    table = text[text.index("  | Limit | Value |"):text.index("  Sizes are judged")]
+    rows = dict(line.strip(" |").rsplit(" | ", 1) for line in table.splitlines()[2:] if line)
+    assert list(rows.values()) == [f"{LIMITS.operations:,}", f"{LIMITS.seconds:g} s",
+                                   f"{LIMITS.value:,}", f"{LIMITS.made:,}",
+                                   f"{LIMITS.output:,}", f"{LIMITS.argument:,}",
+                                   f"{LIMITS.int_bits:,} bits"]
