@@ -183,7 +183,7 @@ def is_plain(value: Any) -> bool:
 
 
 def _callable_ok(obj: Any) -> bool:
-    if isinstance(obj, (Macro, LoopContext, BlockReference)):
+    if isinstance(obj, (Macro, LoopContext, BlockReference, Joiner)):
         return True
     if obj in (dict, Namespace, Cycler, Joiner, safe_range):  # Jinja's globals
         return True
@@ -622,11 +622,16 @@ class BoundedEnvironment(SandboxedEnvironment):
         name = getattr(__obj, "__name__", "a function")
         if not isinstance(__obj, Macro) and not getattr(__obj, "warbook_internal", False):
             _int_args(list(args) + given, __self.limits.argument, f"'{name}'")
+        grows = None  # a list, mapping or set a method may grow in place (extend, update)
         if isinstance(__obj, types.BuiltinMethodType):
             guess = _estimate(name, __obj.__self__, args, kwargs)
             if guess:
                 budget.charge(guess, f"'{name}' would make a value")
+            if isinstance(__obj.__self__, (list, dict, set)):
+                grows = (__obj.__self__, len(__obj.__self__))
         result = __context.call(__obj, *args, **kwargs)
+        if grows is not None:
+            budget.charge(max(0, len(grows[0]) - grows[1]), f"'{name}' grew a value")
         if not (is_plain(result) or _callable_ok(result)
                 or isinstance(result, types.GeneratorType)
                 or type(result).__name__ in ("dict_keys", "dict_values", "dict_items")):

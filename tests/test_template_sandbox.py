@@ -103,12 +103,13 @@ def test_what_a_template_may_do_still_works(root: Path):
             "{{ loop.index }}:{{ w | upper }}{{ ', ' if not loop.last }}{% endfor %}"
             "|{{ ns.n }}|{{ words | join('-') }}|{{ {'a': 1}.items() | list | length }}"
             "|{{ 'x' * 3 }}|{{ [1] + [2] }}|{{ 2 ** 10 }}|{{ 'a' ~ 1 }}|{{ 'A b'.lower() }}"
-            "|{{ '%d'|length }}|{{ range(3) | sum }}|{{ r.width(10, 1) }}")
+            "|{{ '%d'|length }}|{{ range(3) | sum }}|{{ r.width(10, 1) }}"
+            "|{% set pipe = joiner('/') %}{% for w in words %}{{ pipe() }}{{ w }}{% endfor %}")
     from builder.render.present import Diagram
 
     d = Diagram(rows=[], cols=2, widths=[1.0, 1.0])
     assert render(root, body, words=["a", "b", ""], r=d) == (
-        "1:A, 2:B|2|a-b-|1|xxx|[1, 2]|1024|a1|a b|2|3|23.0")
+        "1:A, 2:B|2|a-b-|1|xxx|[1, 2]|1024|a1|a b|2|3|23.0|a/b/")
 
 
 def test_the_site_context_holds_no_powers_through_the_real_renderer(root: Path, report,
@@ -174,6 +175,9 @@ BOMBS = {
     "literal text in a loop": ("{% set l = range(100000) | list %}\n{% set kept %}"
                                "{% for a in l %}{% for b in l %}" + "z" * 2000 +
                                "{% endfor %}{% endfor %}{% endset %}", "the text a loop writes"),
+    "a list grown in place": ("{% set l = [] %}\n{% for i in range(100000) %}"
+                              "{% set x = l.extend(range(100000)) %}{% endfor %}",
+                              "more than 64,000,000 characters and items in all"),
     "a macro without end": ("\n{% macro m(n) %}{{ m(n + 1) }}{% endmacro %}{{ m(0) }}",
                             "calls itself without end"),
 }
