@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import functools
-import math
 import os
 import signal
 import threading
@@ -418,17 +417,17 @@ class BoundedTemplate(jinja2.Template):
         with _bounded(self.environment, self.name):
             try:
                 return super().render(context)
-            except Exception as e:  # noqa: BLE001 - located, or re-raised as it is
+            except Exception as e:  # located, or re-raised as it is
                 raise _locate(e, self.environment) from None
 
-    def make_module(self, vars=None, shared=False, locals=None):  # noqa: A002
+    def make_module(self, vars=None, shared=False, locals=None):
         if _BUDGET.get() is not None:  # an import inside a render: already bounded
             return super().make_module(vars, shared, locals)
         _notify(self, dict(vars or {}))
         with _bounded(self.environment, self.name):
             try:
                 return super().make_module(vars, shared, locals)
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:  # located, or re-raised as it is
                 raise _locate(e, self.environment) from None
 
 
@@ -449,7 +448,7 @@ class Macros:
             with _bounded(env, f"{self._template.name}:{name}"):
                 try:
                     return macro(*args, **kwargs)
-                except Exception as e:  # noqa: BLE001
+                except Exception as e:  # located, or re-raised as it is
                     raise _locate(e, env) from None
 
         return call
@@ -612,7 +611,7 @@ class BoundedEnvironment(SandboxedEnvironment):
     def unsafe_undefined(self, obj: Any, attribute: str) -> Undefined:
         raise _refuse(f"'{attribute}'")
 
-    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         budget = _budget()
         budget.tick()
         if not _callable_ok(__obj):

@@ -90,8 +90,7 @@ def test_a_power_is_not_allowed_and_located(root: Path, attack: str, tmp_path: P
     canary.write_text("secret")
     body = "<h1>Games</h1>\n\n" + attack.replace("/etc/passwd", str(canary)) + "\n"
     f = fault(root, body, pdf=Holder(tmp_path), p=canary)
-    assert (f.path, f.line) == (str(root / SHOWN) if not root.is_relative_to(Path.cwd())
-                                else str((root / SHOWN).relative_to(Path.cwd())), 3)
+    assert f.path.endswith("content/" + SHOWN) and f.line == 3
     assert f.format().startswith(f"{f.path}:3:1: error: ")
     # lipsum is no longer a global: an undefined name, the rest refused
     assert ("not allowed in a template" in f.message) or "'lipsum' is undefined" in f.message
