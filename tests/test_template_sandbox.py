@@ -538,3 +538,37 @@ def test_the_documented_limits_are_the_limits():
                                    f"{LIMITS.value:,}", f"{LIMITS.made:,}",
                                    f"{LIMITS.output:,}", f"{LIMITS.argument:,}",
                                    f"{LIMITS.int_bits:,} bits"]
+
+
+@pytest.mark.parametrize("how", ["file", "folder", "templates"])
+def test_the_build_manifest_does_not_read_through_a_link_out(tmp_path: Path, monkeypatch,
+                                                             how: str):
+    """``warbook build`` hashes the content's templates before the check runs
+    (builder/incremental.py); a file a link takes out of the folder is never read."""
+    from builder import incremental
+
+    root = tmp_path / "c"
+    (root / "templates" / "site").mkdir(parents=True)
+    (root / "templates" / "site" / "own.css").write_text("mine")
+    secret = tmp_path / "elsewhere" / "site.css"
+    secret.parent.mkdir()
+    secret.write_text("secret")
+    if how == "file":
+        (root / "templates" / "site" / "site.css").symlink_to(secret)
+    elif how == "folder":
+        (root / "templates" / "book").symlink_to(secret.parent)
+    else:
+        os.rename(root / "templates", tmp_path / "t")
+        (root / "templates").symlink_to(secret.parent)
+    (root / "index.yaml").write_text("games: []\n")
+    read = []
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.resolve()) or real(self))
+    inputs = incremental.Inputs(root, {})
+    for kind in ("site", "book", "components", "shared"):
+        inputs.templates(kind)
+    inputs.project()
+    assert secret.resolve() not in read
+    assert (root / "index.yaml").resolve() in read
+    if how == "file":
+        assert (root / "templates" / "site" / "own.css").resolve() in read
