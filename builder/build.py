@@ -22,6 +22,7 @@ from pathlib import Path
 from . import children as child_processes
 from . import lock, machine
 from .check import Report
+from .diagnostics import Diagnostic
 from .render.errors import RenderError
 from .render.templating import overrides_of
 
@@ -31,9 +32,11 @@ class BuildError(Exception):
     ``internal`` marks a bug in warbook (an unexpected exception in a forked stage), which
     the CLI reports like one in its own process: as an internal error, exit status 2."""
 
-    def __init__(self, message: str, internal: bool = False):
+    def __init__(self, message: str, internal: bool = False, located: bool = False):
         super().__init__(message)
         self.internal = internal
+        #: the message is a located diagnostic (``path:line:col: error: ...``), shown as is
+        self.located = located
 
 
 def staging_folder(out: Path) -> Path:
@@ -332,8 +335,8 @@ def render_into(report: Report, out: Path, paper: str = "a4", game: str | None =
         new.check = {"ok": True, "games": [g.game.slug for g in report.games]}
         new.write(staging)
         publish(staging, out)
-    except RenderError as e:
-        raise BuildError(str(e)) from None
+    except (RenderError, Diagnostic) as e:  # a template's fault is a located Diagnostic
+        raise BuildError(str(e), located=isinstance(e, Diagnostic)) from None
     finally:
         for child in children:
             child.kill()
@@ -523,6 +526,8 @@ class Forked:
             self._done = True
             code = self.process.exitcode
             if code != 0 or sent is None:
+                if sent is not None and sent[0] == "located":
+                    raise BuildError(sent[1], located=True)
                 if sent is not None and sent[0] in ("error", "internal"):
                     raise BuildError(f"{self.name}: {sent[1]}", internal=sent[0] == "internal")
                 if code is not None and code < 0:
@@ -554,7 +559,9 @@ def _run_child(work, send, parent: int | None = None) -> None:
     except KeyboardInterrupt:  # the parent is interrupted too, and says so
         os._exit(130)
     except Exception as e:  # noqa: BLE001 - whatever stops the child fails the build
-        if isinstance(e, (BuildError, RenderError)) and not getattr(e, "internal", False):
+        if isinstance(e, Diagnostic) or getattr(e, "located", False):
+            kind, message = "located", str(e)
+        elif isinstance(e, (BuildError, RenderError)) and not getattr(e, "internal", False):
             kind, message = "error", str(e)
         elif machine.is_machine(e):
             kind, message = "error", machine.describe(e)

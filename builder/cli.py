@@ -215,7 +215,7 @@ def build_locked(args) -> int:
                      game=args.game, ink=ink, four_colour=args.four_colour,
                      reuse=not args.clean, site_url=site_url, print_shop=shop)
     except BuildError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(e if e.located else f"error: {e}", file=sys.stderr)
         if e.internal:
             print(BUG_HINT, file=sys.stderr)
         print("build stopped: nothing was written; the previous output is unchanged",

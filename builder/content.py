@@ -29,6 +29,7 @@ from . import limits
 from .links import LINK_SCHEMES, safe_href
 from .names import name_problem
 from .model import Book, Content, Example, Game, OptionInfo, Rule, Step, Term
+from .contentpath import Refused, resolve
 from .yamlsrc import LocDict, LocList, Source, load_yaml, read_text
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -337,15 +338,16 @@ class Loader:
             self.diags.error(where, f"{what} must be the path of a file in the content folder, "
                              f"got {describe(value)}")
             return None
-        path = self.root / value
-        try:
-            real = path.resolve(strict=True)
-        except (OSError, RuntimeError):
-            self.diags.error(where, f"{what}: no file '{value}' in the content folder")
-            return None
-        if not real.is_relative_to(self.root.resolve()) or path.is_symlink():
-            self.diags.error(where, f"{what}: '{value}' is outside the content folder "
-                             f"(or a link); put the file inside it")
+        try:  # the one resolver: a link may stay inside the folder, never lead out of it
+            real = resolve(self.root, self.root / value, where.path, kind="plain files")
+        except Refused as e:
+            if e.reason == "missing":
+                self.diags.error(where, f"{what}: no file '{value}' in the content folder")
+            elif e.reason == "outside":
+                self.diags.error(where, f"{what}: '{value}' is outside the content folder "
+                                 f"(or a link); put the file inside it")
+            else:
+                self.diags.error(where, f"{what}: '{value}': {e.message}")
             return None
         if not real.is_file() or real.suffix.lower() not in types:
             self.diags.error(where, f"{what}: '{value}' must be a {' or '.join(types)} file")
@@ -508,6 +510,9 @@ class Loader:
             g = self.load_game(self.root / slug)
             if g is not None:
                 games.append(g)
+        from .sandbox import check_templates
+
+        check_templates(self.root, self.diags)  # templates/: read and compiled before any build
         return Content(root=str(self.root), games=games, intro=intro, book=book)
 
     def wrong_kinds(self) -> None:

@@ -60,13 +60,19 @@ def _hash_files(h, root: Path, files: Iterable[Path]) -> None:
         h.update(b"\0")
 
 
-def tree_hash(root: Path, skip: tuple[str, ...] = ()) -> str:
+def tree_hash(root: Path, skip: tuple[str, ...] = (), within: Path | None = None) -> str:
     """A hash of every file under ``root`` (names and bytes), leaving out the top-level
     entries named in ``skip``. Hidden files and editor droppings (``~``, ``.swp``) count
-    for nothing."""
+    for nothing. With ``within`` (the content folder), a file a link takes outside it is
+    never read (the check refuses it: builder/contentpath.py)."""
+    from .contentpath import inside
+
     h = hashlib.sha256()
+    if within is not None and not inside(within, root):
+        return h.hexdigest()
     if root.is_dir():
-        files = [p for p in root.rglob("*") if p.is_file() and _counts(p.relative_to(root), skip)]
+        files = [p for p in root.rglob("*") if p.is_file() and _counts(p.relative_to(root), skip)
+                 and (within is None or inside(within, p))]
         _hash_files(h, root, files)
     elif root.is_file():
         h.update(root.read_bytes())
@@ -134,17 +140,19 @@ class Inputs:
         """The shipped templates of one kind and the content's own of that kind
         (``<content>/templates/<kind>/``, which override them)."""
         return self._get(f"templates:{kind}", lambda: tree_hash(TEMPLATES / kind)
-                         + tree_hash(self.root / "templates" / kind))
+                         + tree_hash(self.root / "templates" / kind, within=self.root))
 
     def project(self) -> str:
         """Everything in the content folder outside the game folders and the templates."""
         return self._get("project", lambda: tree_hash(
-            self.root, skip=tuple(self.slugs) + ("templates",)) + tree_hash(
-            self.root / "templates", skip=("book", "components", "site", "shared")))
+            self.root, skip=tuple(self.slugs) + ("templates",), within=self.root) + tree_hash(
+            self.root / "templates", skip=("book", "components", "site", "shared"),
+            within=self.root))
 
     def game(self, slug: str, examples: bool = True) -> str:
         skip = () if examples else ("examples",)
-        return self._get(f"game:{slug}:{examples}", lambda: tree_hash(self.root / slug, skip))
+        return self._get(f"game:{slug}:{examples}",
+                         lambda: tree_hash(self.root / slug, skip, within=self.root))
 
     def all_games(self) -> str:
         return hashlib.sha256("".join(f"{s}={self.game(s)};" for s in self.slugs)

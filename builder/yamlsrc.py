@@ -146,20 +146,15 @@ class LocList(list):
 def read_text(path: Path, shown: str, root: Path | None = None) -> str:
     """The text of a content file, or a located :class:`Diagnostic`: the file must be a
     regular file (a FIFO would block, a device never end), inside ``root`` once links are
-    followed, at most :data:`MAX_FILE_BYTES`, UTF-8, and free of control characters."""
-    if root is not None:
-        try:
-            real = path.resolve(strict=True)
-        except RuntimeError:
-            raise Diagnostic(shown, 1, 1, "cannot read: a link that leads back to itself "
-                             "(a symlink loop)") from None
-        except OSError as e:
-            raise Diagnostic(shown, 1, 1, f"cannot read: {e.strerror or e}") from None
-        if not real.is_relative_to(root.resolve()):
-            raise Diagnostic(shown, 1, 1, "this is a link to a file outside the content folder; "
-                             "put the file itself inside the folder")
+    followed (:func:`builder.contentpath.resolve`), at most :data:`MAX_FILE_BYTES`, UTF-8,
+    and free of control characters."""
+    if root is not None:  # the one resolver: links may not lead out of the folder
+        from .contentpath import resolve
+
+        path = resolve(root, path, shown)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+                     | (os.O_NOFOLLOW if root is not None else 0))
     except OSError as e:
         why = "a link that leads back to itself (a symlink loop)" if e.errno == 40 else e.strerror
         raise Diagnostic(shown, 1, 1, f"cannot read: {why or e}") from None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import re
 
@@ -30,7 +30,7 @@ from ..fetch import CardFetcher, card_url
 from ..fonts import font_face_css
 from ..markup import Markdown, page_ref
 from ..present import FAN_STEP, GameView, Links, Presenter
-from ..templating import TEMPLATES, environment, read_template_file
+from ..templating import TEMPLATES, environment, helper, read_template_file
 from .glyphs import PT, Run, Style, block, wrap
 from .pagerefs import anchor_pages, fill_page_refs
 from .stamp import Art, CardForms, Placed, stamp
@@ -88,6 +88,21 @@ class BookFetcher(CardFetcher):
                 f" body {{ margin: 0 }} img {{ display: block; width: {width_mm}mm;"
                 f" height: {height_mm}mm }} img + img {{ break-before: page }}</style>{pages}")
         self.cards = CardForms(HTML(string=html, url_fetcher=self).write_pdf(), codes)
+
+
+def diagram_keeper(art: list) -> "Callable[[Any], int]":
+    """``diagram_id`` for the templates: keeps the drawing of a placed diagram in ``art``
+    (the fetcher's list, which ``stamp`` draws from) and returns its number. A function
+    over that list alone, so a template never holds the fetcher (which reads the logo)."""
+    from ..present import Geometry
+
+    def diagram_id(g) -> int:
+        if not isinstance(g, Geometry):
+            raise TypeError("diagram_id takes a placed diagram (step_layout(...).geos)")
+        art.append(diagram_art(g))
+        return len(art) - 1
+
+    return helper(diagram_id)
 
 
 #: the diagrams' words: Cabin, the owner bold on the label's first line, the place below it.
@@ -355,14 +370,14 @@ class BookRenderer:
                  logo: str | None = None):
         self.paper = paper
         self.env = environment(templates, extensions=["jinja2.ext.do"])
-        self.env.globals["example_height"] = example_height
-        self.env.globals["comment_below"] = comment_below
-        self.env.globals["step_layout"] = step_layout
-        self.env.globals["page_ref"] = page_ref
+        self.env.globals["example_height"] = helper(example_height)
+        self.env.globals["comment_below"] = helper(comment_below)
+        self.env.globals["step_layout"] = helper(step_layout)
+        self.env.globals["page_ref"] = helper(page_ref)
         self.font_config = FontConfiguration()
         self.fetcher = BookFetcher(four_colour)
         self.fetcher.logo = Path(logo) if logo else None
-        self.env.globals["diagram_id"] = self.fetcher.diagram_id
+        self.env.globals["diagram_id"] = diagram_keeper(self.fetcher.art)
         self.image_cache: dict = {}
         css_text = (font_face_css() + "\n" + f"@page {{ size: {PAPER[paper]}; }}\n"
                     + read_template_file("book/book.css", templates)

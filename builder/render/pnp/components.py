@@ -66,7 +66,7 @@ from ..errors import RenderError
 from ..fetch import CardFetcher
 from ..fonts import font_face_css
 from ..markup import Markdown
-from ..templating import TEMPLATES, environment, overrides_of, read_template_file
+from ..templating import TEMPLATES, environment, helper, macros, overrides_of, read_template_file
 from . import art
 from . import layout as L
 DPI = 300
@@ -128,6 +128,11 @@ class Words:
         self._md = Markdown(self._resolve)
         self.quick = [self._inline(q) for q in game.quickref]
         self.foot = Markup(f"From the rules of {escape(game.title)} · warbook {escape(version)}")
+
+    @property
+    def card(self) -> dict[str, Any]:
+        """What the words' templates (components/texts.html.j2) read: plain values."""
+        return {"title": self.title, "foot": self.foot}
 
     def _resolve(self, rid: str):
         r = self.rules.get(rid)
@@ -209,9 +214,11 @@ class Renderer:
         self.paper = paper
         self.ink = art.Ink(ink)
         self.env = environment(templates)
-        self.env.globals.update(mm=mm, marks=self._marks, label_html=self._label)
-        self.texts = self.env.get_template("components/texts.html.j2").module
-        self.cover_macro = self.env.get_template("components/cover.html.j2").module.cover
+        self.env.globals.update(mm=helper(mm), marks=helper(self._marks),
+                                label_html=helper(self._label))
+        # the macros the sheets' pieces call from Python, each call a bounded render
+        self.texts = macros(self.env.get_template("components/texts.html.j2"))
+        self.cover_macro = macros(self.env.get_template("components/cover.html.j2")).cover
         self.font_config = share.font_config if share else FontConfiguration()
         self.fetcher = share.fetcher if share else PnpFetcher()
         self.image_cache: dict = share.image_cache if share else {}

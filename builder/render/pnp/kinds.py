@@ -106,7 +106,7 @@ def player_aid(r: Renderer, game, words: Words, p: dict, paper: str, first: int)
         who = f"Player aid · {names[pid]}"
         aids.append(Piece(f"aid-{pid}", f"Player aid ({who})", AID_W, AID_H, 0.0,
                           lambda bl, who=who: str(r.texts.aid_sections(
-                              words, who, r.ink.c(game.accent), AID_W, AID_H, bl, sections))))
+                              words.card, who, r.ink.c(game.accent), AID_W, AID_H, bl, sections))))
     per = p["per_sheet"]
     cols, rows = rows_of(per)
     label = p["label"] or "player aids"
@@ -263,7 +263,7 @@ def draw_mat(r: Renderer, game, words: Words, p: dict, ctx: ArtContext, who: str
     out = art.svg(ctx.w, ctx.h, body, bleed)
     if sections or who:
         x, y, pw, ph = panel or (6.0, 6.0, ctx.w - 12.0, ctx.h - 12.0)
-        out += str(r.texts.panel(words, ctx.ink.c(ctx.colour), bleed[0] + x, bleed[1] + y,
+        out += str(r.texts.panel(words.card, ctx.ink.c(ctx.colour), bleed[0] + x, bleed[1] + y,
                                  pw, ph, sections, p["title"], who))
     return out
 
@@ -310,7 +310,7 @@ def round_tracker(r: Renderer, game, words: Words, p: dict, paper: str, first: i
         out = art.svg(tw, th, round_tracker_svg(r, game, p, tw, th), bl)
         if sections:
             y = 16 + lines * 17 + 5 + 14
-            out += str(r.texts.panel(words, r.ink.c(game.accent), bl[0] + 7.0, bl[1] + y,
+            out += str(r.texts.panel(words.card, r.ink.c(game.accent), bl[0] + 7.0, bl[1] + y,
                                      tw - 14.0, th - y - 4, sections, False, ""))
         return out
 

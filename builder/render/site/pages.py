@@ -35,7 +35,7 @@ from ..errors import RenderError
 from ..fonts import find as find_font
 from ..markup import XREF, Markdown, plain
 from ..present import GameView, Links, Presenter
-from ..templating import environment, overrides_of, template_file
+from ..templating import environment, helper, overrides_of, template_file
 from . import pictures, webfonts
 
 #: the PDFs, inside the site (``site/pdf``: hard links to, or copies of, the build's own
@@ -248,6 +248,18 @@ class PdfLinks:
             return ""
         return f"{PDF}/{name}.pdf"
 
+    def href_function(self) -> Callable[[str], str]:
+        """``pdf(name)`` for the templates: a function over the names alone (the
+        templates never hold this object, which knows the folder)."""
+        present = None if self.present is None else frozenset(self.present)
+
+        def pdf(name: str) -> str:
+            if present is not None and name not in present:
+                return ""
+            return f"{PDF}/{name}.pdf"
+
+        return helper(pdf)
+
     def extras(self) -> list[tuple[str, str]]:
         if not self.present:
             return []
@@ -267,8 +279,8 @@ class SiteRenderer:
         self.env.filters["widest"] = lambda e: max(
             [sum(e.setup.widths)] + [sum(s.diagram.widths) for s in e.steps])
         self.env.globals.update(version=__version__,
-                                page_name=page_name, short_title=short_title,
-                                describe=describe)
+                                page_name=helper(page_name), short_title=helper(short_title),
+                                describe=helper(describe))
 
     # ------------------------------------------------------------------ views
     def views(self, report) -> list[GameView]:
@@ -323,7 +335,7 @@ class SiteRenderer:
         title = report.content.book.title
         logo = report.content.book.logo
         mark = "assets/logo" + Path(logo).suffix.lower() if logo else "assets/mark.svg"
-        self.env.globals.update(pdf=pdfs, extra_pdfs=pdfs.extras(), site_title=title,
+        self.env.globals.update(pdf=pdfs.href_function(), extra_pdfs=pdfs.extras(), site_title=title,
                                 brand_mark=mark, site_url=site_url, base_href="")
         intro = Markdown(lambda rid: None).block(report.content.intro)
         pages = {
@@ -343,7 +355,7 @@ class SiteRenderer:
                 g=g, nav=nav, current=g.slug, page_title=f"{g.title} · {title}",
                 page=page_name(g.slug), preview=f"assets/preview/{g.slug}.png",
                 description=f"Rules of {g.title}: {g.tagline}",
-                result_text=lambda res, g=g: result_text(res, g.names))
+                result_text=helper(lambda res, g=g: result_text(res, g.names)))
         # a missing page: served by static hosts for any path, so its links are absolute
         # when the site's address is known (<base href>), relative otherwise
         pages["404.html"] = self.env.get_template("site/404.html.j2").render(
