@@ -92,6 +92,39 @@ def override(arena: Arena, name: str, attack: str) -> tuple[str, int]:
     return rel, at + 1
 
 
+# --------------------------------------------------------------------------- the kit itself
+def test_the_kit_sees_a_read_a_write_and_a_leak(tmp_path):
+    """The verdicts can fail: a canary read by hand moves its access time, a file made
+    outside is seen, the canary written into the output is found (in a PDF's text too),
+    and an unlocated error or exit status 2 is refused."""
+    from attack_kit import Result, assert_located
+
+    a = Arena(tmp_path, content=small_content(tmp_path / "src", GAME))
+    try:
+        shutil.rmtree(tmp_path / "src")
+        a.before_beside = sorted(p.name for p in tmp_path.iterdir())
+        assert a.read_outside() == []
+        (a.outside / "canary.txt").read_text()
+        (a.outside / "made.txt").write_text("x")
+        assert a.read_outside() == ["canary.txt", "made.txt (new)"]
+        a.output.mkdir()
+        (a.output / "page.html").write_text(f"<p>{a.canary}</p>")
+        from weasyprint import HTML
+
+        HTML(string=f"<p>{a.canary}</p>").write_pdf(a.output / "book.pdf")
+        assert sorted(a.leaked_into("", a.canary)) == ["output/book.pdf", "output/page.html",
+                                                        "printed (1)"]
+        for code, err in ((2, "internal error: SecurityError: no\n"),
+                          (1, "error: something, somewhere\n"),
+                          (1, "content/other.yaml:1:1: error: elsewhere\n")):
+            with pytest.raises(AssertionError):
+                assert_located(Result(("check",), code, "", err, 0.1), a.dir, ["index.yaml"])
+        assert_located(Result(("check",), 1, "", "content/index.yaml:3:7: error: no\n", 0.1),
+                       a.dir, ["index.yaml"], line=3)
+    finally:
+        a.close()
+
+
 # --------------------------------------------------------------------------- template powers
 #: what a content template could reach: the site's ``pdf`` global holds a live Path
 #: (``PdfLinks.pdf_dir``, builder/render/site/pages.py); the book's globals are functions and

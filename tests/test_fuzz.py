@@ -15,6 +15,10 @@ website render without an error, and no generated href or src carries a scheme o
 http, https or mailto.
 
 The slow run draws 300 mutations (a couple of minutes); the inner loop runs a fixed sample.
+Issue 22's attacker classes (template powers, links in every file kind, broken templates,
+template and content-size bombs, serve requests) are drawn from seeds of their own, so the
+draws above stay as they were: 80 cases in forked children with soft limits, and 200
+request paths against one real ``warbook serve`` (see the section at the end).
 """
 
 from __future__ import annotations
