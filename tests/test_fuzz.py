@@ -686,6 +686,8 @@ def long_war_example(steps: int) -> str:
 
 
 def a_content_size(rng, root, outside):
+    """Valid content past the limits the issue asks for (1,000 steps, a 1.99 MB glossary,
+    examples per game): the check must refuse it, whatever the limits' exact values."""
     game = root / ATTACK_GAME
     what = rng.randrange(3)
     if what == 0:
@@ -694,7 +696,7 @@ def a_content_size(rng, root, outside):
         return path
     if what == 1:
         path = game / "glossary.yaml"
-        size = rng.choice([1_000_000, 1_990_000])
+        size = 1_990_000
         parts, n = [path.read_text()], 0
         while sum(map(len, parts)) < size - 200:
             parts.append(f"- term: Word {n:05d}\n  definition: The {n}th word, long on "
@@ -792,6 +794,8 @@ def attack_case(seed: int, tmp: Path) -> tuple[str, str | None]:
     os.chdir(tmp)
     report = run_check(Path("content"))
     texts = []
+    if report.ok and mutate is a_content_size:
+        return what, "the check accepted content past the limits (it must name one)"
     if not report.ok:
         errors = report.diagnostics.errors
         if not errors:
