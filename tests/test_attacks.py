@@ -291,8 +291,10 @@ def test_a_broken_template_is_located_by_build(arena, name):
     arena.assert_refused(res, [rel], line=line)
 
 
-@pytest.mark.parametrize("name", sorted(BROKEN))
+@pytest.mark.parametrize("name", sorted(set(BROKEN) - {"undefined-attribute"}))
 def test_a_broken_template_is_located_by_check(bare, name):
+    """The issue asks ``check`` for syntax errors, undefined names and self-extension (an
+    attribute missing from a value is the build's to find: it needs the real values)."""
     rel, line = broken_template(bare, name)
     res = bare.check()
     bare.assert_refused(res, [rel], line=line)
