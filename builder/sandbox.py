@@ -901,9 +901,7 @@ def check_templates(root: str | Path, diags: Diagnostics) -> None:
         diags.error(Located(shown_folder, 1, 1), "templates: this is a link to a folder "
                     "outside the content folder; put the templates themselves inside it")
         return
-    if not folder.is_dir():
-        diags.error(Located(shown_folder, 1, 1), "templates must be a folder (of template "
-                    "overrides such as templates/site/index.html.j2)")
+    if not folder.is_dir():  # a file where the folder belongs: the loader's wrong_kinds says so
         return
     known = _known_names()
     names = content_template_names(root)
