@@ -484,7 +484,8 @@ class Loader:
                                          f"hyphens)")
                         continue
                     order.append(slug)
-                    if not (self.root / slug / "game.yaml").exists():
+                    game_file = self.root / slug / "game.yaml"
+                    if not game_file.exists() and not game_file.is_symlink():
                         self.diags.error(games.at(i), f"no game folder '{slug}' with a game.yaml")
                 intro = self.text(idx, "intro", "index.yaml")
                 if intro:
@@ -527,8 +528,11 @@ class Loader:
         except OSError:
             return                      # the games' own files say what cannot be read
         for sub in subs:
-            if not sub.is_dir() or (sub / "game.yaml").exists() \
-                    or (sub / "game.yaml").is_symlink():
+            game_file = sub / "game.yaml"
+            if sub.is_dir() and game_file.is_symlink() and not game_file.exists():
+                self.text_file(game_file)  # a link loop, or a link to nothing: said at the link
+                continue
+            if not sub.is_dir() or game_file.exists() or game_file.is_symlink():
                 continue
             try:
                 near = [p.name for p in sub.iterdir() if p.name.lower() in GAME_FILE_SPELLINGS]

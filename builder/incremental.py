@@ -39,6 +39,7 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -53,29 +54,60 @@ TEMPLATES = PACKAGE.parent / "templates"
 
 
 # --------------------------------------------------------------------------- hashing
+#: a file larger than this is hashed by its size and time, not read (content files are far
+#: smaller; the check refuses what is too large, and the hash must not read it first)
+HASH_READ_MAX = 32 * 1024 * 1024
+
+
 def _hash_files(h, root: Path, files: Iterable[Path]) -> None:
+    """Names and bytes of ``files``. A link is hashed by where it points and never followed:
+    a file a link takes outside the content folder is not read before the check refuses it
+    (builder/contentpath.py), and a new link, a loop or one leading out included, changes
+    the hash, so the check runs and says what is wrong. Anything but a regular file (a FIFO
+    would block) counts by its kind alone."""
     for f in sorted(files):
         h.update(str(f.relative_to(root)).encode() + b"\0")
-        h.update(f.read_bytes())
+        try:
+            st = f.lstat()
+            if stat.S_ISLNK(st.st_mode):
+                h.update(b"link:" + os.fsencode(os.readlink(f)))
+            elif not stat.S_ISREG(st.st_mode):
+                h.update(b"kind:%d" % stat.S_IFMT(st.st_mode))
+            elif st.st_size > HASH_READ_MAX:
+                h.update(b"big:%d:%d" % (st.st_size, st.st_mtime_ns))
+            else:
+                h.update(f.read_bytes())
+        except OSError as e:  # unreadable: the check will say so; the hash only has to differ
+            h.update(b"error:%d" % (e.errno or 0))
         h.update(b"\0")
 
 
 def tree_hash(root: Path, skip: tuple[str, ...] = (), within: Path | None = None) -> str:
-    """A hash of every file under ``root`` (names and bytes), leaving out the top-level
-    entries named in ``skip``. Hidden files and editor droppings (``~``, ``.swp``) count
-    for nothing. With ``within`` (the content folder), a file a link takes outside it is
-    never read (the check refuses it: builder/contentpath.py)."""
-    from .contentpath import inside
-
+    """A hash of every entry under ``root`` (names and bytes; links by where they point,
+    never followed), leaving out the top-level entries named in ``skip``. Hidden files and
+    editor droppings (``~``, ``.swp``) count for nothing. With ``within`` (the content
+    folder), a ``root`` that a linked folder on its way takes outside it is not read: it is
+    hashed by where it leads (the check refuses it)."""
     h = hashlib.sha256()
-    if within is not None and not inside(within, root):
-        return h.hexdigest()
-    if root.is_dir():
-        files = [p for p in root.rglob("*") if p.is_file() and _counts(p.relative_to(root), skip)
-                 and (within is None or inside(within, p))]
+    if within is not None:
+        real = os.path.realpath(root)
+        if not Path(real).is_relative_to(os.path.realpath(within)):
+            h.update(b"outside:" + os.fsencode(real))
+            return h.hexdigest()
+    if os.path.islink(root):
+        _hash_files(h, root.parent, [root])
+    elif root.is_dir():
+        files = []
+        for folder, dirs, names in os.walk(root):  # a link to a folder is listed, not entered
+            here = Path(folder)
+            dirs[:] = [d for d in dirs if _counts((here / d).relative_to(root), skip)]
+            for name in names + [d for d in dirs if os.path.islink(here / d)]:
+                p = here / name
+                if _counts(p.relative_to(root), skip):
+                    files.append(p)
         _hash_files(h, root, files)
-    elif root.is_file():
-        h.update(root.read_bytes())
+    elif os.path.lexists(root):
+        _hash_files(h, root.parent, [root])
     return h.hexdigest()
 
 

@@ -46,6 +46,18 @@ def test_a_file_named_examples_is_an_error_not_a_game_without_examples(content: 
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.parametrize("target", ["game.yaml", "nowhere.yaml"])
+def test_a_game_yaml_that_is_a_dead_link_is_said_at_the_link(content: Path, target: str):
+    """A game.yaml linked to itself (a loop) or to nothing: before, the game vanished and
+    the only error was index.yaml's "no game folder" (found by the fuzz, seed 5057)."""
+    game_file = content / "high-five" / "game.yaml"
+    game_file.unlink()
+    game_file.symlink_to(target)
+    errors = [f"{d.path}:{d.line}: {d.message}" for d in run_check(Path("content")).diagnostics.errors]
+    assert len(errors) == 1, errors
+    assert errors[0].startswith("content/high-five/game.yaml:1: cannot read: ")
+
+
 def test_a_file_given_as_the_content_folder_says_so(content: Path):
     (content.parent / "notes.txt").write_text("not a folder\n")
     run = check("--content", "notes.txt")

@@ -171,3 +171,32 @@ def test_a_game_build_renders_its_site_page_and_carries_the_rest(project):
     # the compendium was not rebuilt, so a whole build rebuilds it (and only what is stale)
     got = run(content, out, paper="letter")
     assert got == {"pdf/compendium.pdf"} | shipped_if_new({"pdf/compendium.pdf"})
+
+
+def test_the_input_hash_counts_links_without_following_them(tmp_path, monkeypatch):
+    """A link in the content is hashed by where it points: a new link (a loop, or one that
+    leads out of the folder) changes the hash, so the build runs the check, which refuses
+    it, instead of saying "nothing changed"; and the file outside is never read."""
+    content, outside = tmp_path / "content", tmp_path / "outside"
+    (content / "templates" / "site").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "secret.css").write_text("secret")
+    (content / "templates" / "site" / "site.css").write_text("body {}")
+    read: list[Path] = []
+    real_read = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self) or real_read(self))
+
+    def key() -> str:
+        return incremental.tree_hash(content / "templates" / "site", within=content)
+
+    plain = key()
+    (content / "templates" / "site" / "loop.css").symlink_to("loop.css")
+    with_loop = key()
+    (content / "templates" / "site" / "out.css").symlink_to(outside / "secret.css")
+    with_out = key()
+    assert len({plain, with_loop, with_out}) == 3
+    # a linked folder on the way out: hashed by where it leads, not read
+    (content / "templates" / "book").symlink_to(outside, target_is_directory=True)
+    assert incremental.tree_hash(content / "templates" / "book", within=content) \
+        != incremental.tree_hash(content / "templates" / "site", within=content)
+    assert all(outside not in p.parents for p in read), read
