@@ -958,6 +958,9 @@ def check_templates(root: str | Path, diags: Diagnostics) -> None:
                         diags.error(Located(shown, node.lineno, 1),
                                     f"no template '{target}'{suggest(target, known + names)}")
         _check_names(name, tree, shown, diags)
+    for name, tree in trees.items():
+        _check_blocks(env, name, tree, trees, rel(folder / name, root), diags)
+        _check_refused(tree, rel(folder / name, root), diags)
     # extends, includes and imports that come back to where they started
     shipped_refs = _shipped_refs()
 
@@ -984,6 +987,53 @@ def check_templates(root: str | Path, diags: Diagnostics) -> None:
             shown = rel(folder / name, root)
             diags.warning(Located(shown, 1, 1), f"no renderer reads templates/{name} and no "
                           f"template includes it{suggest(name, known)}")
+
+
+def _check_refused(tree: nodes.Template, shown: str, diags: Diagnostics) -> None:
+    """What a template can never do, said by the check at its line before any build: a
+    refused filter (``attr``, ``format``), a name starting with ``_`` or a refused method
+    (``x.__class__``, ``path.read_text``) read as an attribute."""
+    for node in tree.find_all(nodes.Filter):
+        if node.name in _FILTERS_REFUSED:
+            diags.error(Located(shown, node.lineno, 1), str(_refuse(_FILTERS_REFUSED[node.name])))
+    for node in tree.find_all(nodes.Getattr):
+        if node.attr.startswith("_") or node.attr in _REFUSED_NAMES:
+            diags.error(Located(shown, node.lineno, 1), str(_refuse(f"'.{node.attr}'")))
+
+
+def _check_blocks(env: BoundedEnvironment, name: str, tree: nodes.Template,
+                  trees: dict[str, nodes.Template], shown: str, diags: Diagnostics) -> None:
+    """A template that extends another and fills a block the other has not: what the block
+    holds is never shown (Jinja drops it without a word), so it is said."""
+    def extends_of(t: nodes.Template) -> str | None:
+        for node in t.find_all(nodes.Extends):
+            if isinstance(node.template, nodes.Const) and isinstance(node.template.value, str):
+                return node.template.value
+        return None
+
+    parent = extends_of(tree)
+    if parent is None:
+        return
+    first_parent, blocks, seen = parent, set(), set()
+    while parent is not None and parent not in seen and len(seen) < 16:
+        seen.add(parent)
+        ancestor = trees.get(parent)
+        if ancestor is None:
+            try:
+                ancestor = env.parse(env.loader.get_source(env, parent)[0], parent)
+            except Exception:  # noqa: BLE001 - a missing or broken parent is said elsewhere
+                return
+        blocks |= {b.name for b in ancestor.find_all(nodes.Block)}
+        parent = extends_of(ancestor)
+    own = list(tree.find_all(nodes.Block))
+    nested = {inner.name for b in own for inner in b.find_all(nodes.Block)}
+    for block in own:
+        if block.name not in blocks and block.name not in nested:
+            have = ", ".join(sorted(blocks)) or "none"
+            diags.warning(Located(shown, block.lineno, 1),
+                          f"block '{block.name}' is not in {first_parent} or what it extends, "
+                          f"so what it holds is never shown{suggest(block.name, blocks)} "
+                          f"(blocks there: {have})")
 
 
 def _path_to(start: str, goal: str, follow: Callable[[str], list[str]]) -> list[str] | None:
@@ -1032,6 +1082,9 @@ def _check_names(name: str, tree: nodes.Template, shown: str, diags: Diagnostics
     for missing in sorted(jinja2.meta.find_undeclared_variables(tree) - allowed - tested):
         line = min((n.lineno for n in tree.find_all(nodes.Name) if n.name == missing),
                    default=1)
+        given = ", ".join(sorted(product.templates[name]))
         diags.error(Located(shown, line, 1),
                     f"'{missing}' is undefined: the renderer does not pass this template that "
-                    f"name{suggest(missing, allowed - _JINJA_NAMES)}")
+                    f"name{suggest(missing, allowed - _JINJA_NAMES)}",
+                    detail=f"{name} is given: {given or 'no names of its own'}; and the "
+                         f"helpers {', '.join(sorted(product.globals))}")

@@ -378,10 +378,37 @@ CHECKS = {
                         "named 'lenght'."]),
     "undefined": ({"site/index.html.j2": "<h1>\n{{ games | length }} {{ gmaes }}</h1>"},
                   ["templates/site/index.html.j2:2:1: error: 'gmaes' is undefined: the "
-                   "renderer does not pass this template that name; did you mean 'games'?"]),
+                   "renderer does not pass this template that name; did you mean 'games'?"
+                   "\n    site/index.html.j2 is given: current, description, games, intro, nav, page, "
+                   "page_title, preview; and the helpers base_href, brand_mark, describe, "
+                   "extra_pdfs, page_name, pdf, short_title, site_title, site_url, version"]),
     "a name of another page": ({"site/index.html.j2": "\n{{ g.title }}"},
                                ["templates/site/index.html.j2:2:1: error: 'g' is undefined: "
-                                "the renderer does not pass this template that name"]),
+                                "the renderer does not pass this template that name"
+                   "\n    site/index.html.j2 is given: current, description, games, intro, nav, page, "
+                   "page_title, preview; and the helpers base_href, brand_mark, describe, "
+                   "extra_pdfs, page_name, pdf, short_title, site_title, site_url, version"]),
+    # a block the template it extends does not have: Jinja drops it without a word
+    "a block nobody shows": ({"site/index.html.j2": "{% extends 'site/_base.html.j2' %}\n"
+                              "{% block body %}{{ games | length }}{% endblock %}\n"
+                              "{% block main %}lost{% endblock %}"},
+                             ["templates/site/index.html.j2:3:1: warning: block 'main' is not "
+                              "in site/_base.html.j2 or what it extends, so what it holds is "
+                              "never shown (blocks there: body, body_class)"]),
+    # what can never render is said by the check, before a build
+    "refused at check": ({"site/index.html.j2": "{{ games | length }}\n"
+                          "{{ '%s' | format(games) }}\n{{ games.__class__ }}\n"
+                          "{{ games | attr('x') }}"},
+                         ["templates/site/index.html.j2:2:1: error: the format filter is not "
+                          "allowed in a template (a template reads plain values: text, numbers, "
+                          "lists, mappings and the records it is given)",
+                          "templates/site/index.html.j2:4:1: error: the attr filter (write the "
+                          "attribute's name: x.name) is not allowed in a template (a template "
+                          "reads plain values: text, numbers, lists, mappings and the records it "
+                          "is given)",
+                          "templates/site/index.html.j2:3:1: error: '.__class__' is not allowed "
+                          "in a template (a template reads plain values: text, numbers, lists, "
+                          "mappings and the records it is given)"]),
     "self": ({"site/index.html.j2": "\n{% extends 'site/index.html.j2' %}"},
              ["templates/site/index.html.j2:2:1: error: the template extends or includes "
               "itself (site/index.html.j2 -> site/index.html.j2): it would never end"]),
@@ -476,15 +503,20 @@ def _watch_to(path: Path):
 @pytest.mark.slow
 @pytest.mark.build
 def test_every_context_of_a_real_build_is_plain_data(report, tmp_path: Path):
-    """One whole build of the shipped content, every render watched: no context holds
-    anything but plain data, and each template rendered by name receives exactly the names
-    sandbox.PRODUCTS says (the table stage 1 checks names against)."""
+    """One whole build of two shipped games (War, and Ultimate with its mat and score
+    track: between them every template and every kind of component), every render watched:
+    no context holds anything but plain data, and each template rendered by name receives
+    exactly the names sandbox.PRODUCTS says (the table stage 1 checks names against)."""
+    import dataclasses
+
     from builder.build import build
 
+    two = dataclasses.replace(report, games=[g for g in report.games
+                                             if g.game.slug in ("war", "ultimate")])
     log = tmp_path / "renders.jsonl"
     sandbox.WATCHERS.append(_watch_to(log))
     try:
-        build(report, tmp_path / "out", reuse=False, quiet=True)
+        build(two, tmp_path / "out", reuse=False, quiet=True)
     finally:
         sandbox.WATCHERS.pop()
     records = [json.loads(line) for line in log.read_text().splitlines()]
