@@ -998,7 +998,7 @@ def _check_refused(tree: nodes.Template, shown: str, diags: Diagnostics) -> None
             diags.error(Located(shown, node.lineno, 1), str(_refuse(_FILTERS_REFUSED[node.name])))
     for node in tree.find_all(nodes.Getattr):
         if node.attr.startswith("_") or node.attr in _REFUSED_NAMES:
-            diags.error(Located(shown, node.lineno, 1), str(_refuse(f"'.{node.attr}'")))
+            diags.error(Located(shown, node.lineno, 1), str(_refuse(f"'{node.attr}'")))
 
 
 def _check_blocks(env: BoundedEnvironment, name: str, tree: nodes.Template,

@@ -406,7 +406,7 @@ CHECKS = {
                           "attribute's name: x.name) is not allowed in a template (a template "
                           "reads plain values: text, numbers, lists, mappings and the records it "
                           "is given)",
-                          "templates/site/index.html.j2:3:1: error: '.__class__' is not allowed "
+                          "templates/site/index.html.j2:3:1: error: '__class__' is not allowed "
                           "in a template (a template reads plain values: text, numbers, lists, "
                           "mappings and the records it is given)"]),
     "self": ({"site/index.html.j2": "\n{% extends 'site/index.html.j2' %}"},
