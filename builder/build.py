@@ -19,6 +19,7 @@ import time
 import traceback
 from pathlib import Path
 
+from .errors import WarbookError
 from . import children as child_processes
 from . import lock, machine
 from .check import Report
@@ -27,7 +28,7 @@ from .render.errors import RenderError
 from .render.templating import overrides_of
 
 
-class BuildError(Exception):
+class BuildError(WarbookError):
     """The build failed and published nothing; the message says why (shown by the CLI).
     ``internal`` marks a bug in warbook (an unexpected exception in a forked stage), which
     the CLI reports like one in its own process: as an internal error, exit status 2."""

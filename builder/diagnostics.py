@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from .errors import WarbookError
 
 
 @dataclass(frozen=True)
@@ -15,7 +16,7 @@ class Located:
     span: Any = field(default=None, compare=False, repr=False)
 
 
-class Diagnostic(Exception):
+class Diagnostic(WarbookError):
     """One problem in the content: ``path:line:col: error: message``.
 
     ``detail`` holds further lines (indented under the message), such as the state before a

@@ -23,12 +23,13 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
+from .errors import WarbookError
 
 #: lock file path -> (file descriptor, the process that holds it)
 _held: dict[str, tuple[int, int]] = {}
 
 
-class CannotLock(Exception):
+class CannotLock(WarbookError):
     """The lock file cannot be made or opened (a read-only or immutable folder): ``error``
     is the system's error (see :func:`builder.machine.describe`)."""
 
@@ -37,7 +38,7 @@ class CannotLock(Exception):
         self.out, self.error = out, error
 
 
-class Busy(Exception):
+class Busy(WarbookError):
     """Another live process holds the output's lock; the message names it."""
 
     def __init__(self, out: Path, pid: int | None, command: str):

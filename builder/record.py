@@ -32,13 +32,14 @@ from .diagnostics import Diagnostic, Diagnostics, Located, suggest
 from .engine.core import Card, Event, GameDef, jsonable
 from .model import Example, Game
 from .yamlsrc import LocDict, LocList
+from .errors import WarbookError
 
 DRAFT_KEY = "draft"
 ORDER = ("id", "title", DRAFT_KEY, "rules", "options", "intro", "setup", "steps", "outro")
 STEP_ORDER = ("decide", "chance", "repeat", "expect", "comment")
 
 
-class RecordError(Exception):
+class RecordError(WarbookError):
     """Nothing was recorded; ``diagnostics`` (or the message) say why."""
 
     def __init__(self, message: str, diagnostics: list[Diagnostic] | None = None):

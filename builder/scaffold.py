@@ -17,13 +17,14 @@ import re
 import shutil
 from pathlib import Path
 
+from .errors import WarbookError
 from .render.templating import TEMPLATES, environment
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 EXAMPLE_RE = re.compile(r"^(\d+)-.*\.yaml$")
 
 
-class ScaffoldError(Exception):
+class ScaffoldError(WarbookError):
     """What a scaffold refused to do; the message says why and what to do instead."""
 
 

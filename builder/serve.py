@@ -38,6 +38,8 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import unquote_to_bytes, urlsplit
 
+from .errors import WarbookError
+
 PREFIX = "/__warbook/"
 #: the longest request path served (bytes of the request target, before decoding)
 MAX_PATH = 8192
@@ -457,5 +459,5 @@ def report_outcome(error: str | None, say: Callable[[str], None]) -> None:
             "on every page, until a save fixes it")
 
 
-class ServeError(Exception):
+class ServeError(WarbookError):
     """Serving could not start (the port is taken); the message says what to do."""

@@ -27,12 +27,13 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
 from .core import GameDef
+from ..errors import WarbookError
 
 ENTRY_POINT_GROUP = "warbook.engines"
 ENGINE_FILE = "engine.py"
 
 
-class EngineError(Exception):
+class EngineError(WarbookError):
     """An engine that cannot be found or loaded. ``path``/``line`` point into an engine
     file when the error is in one."""
 

@@ -24,6 +24,7 @@ import random
 from typing import Any, Callable
 
 from ..engine.core import GameDef, State, random_bot
+from ..errors import WarbookError
 
 LADDER = ("random", "heuristic", "search")
 
@@ -38,7 +39,7 @@ MAX_CANDIDATES = 8
 MARGIN = 0.1
 
 
-class LabError(Exception):
+class LabError(WarbookError):
     """A simulation that cannot be run as asked (an unknown bot, a game without
     decisions asked for a skill edge); the message says why."""
 

@@ -9,6 +9,8 @@ imports the build or the command line: errors go forward as exceptions, progress
 
 from __future__ import annotations
 
+from ..errors import WarbookError
 
-class RenderError(Exception):
+
+class RenderError(WarbookError):
     """Something the render stage cannot do; its message is shown to the user as is."""
