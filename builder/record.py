@@ -27,12 +27,12 @@ from typing import Any
 
 import yaml
 
-from .check import Replayer, _event_matches, compare, match_events
-from .diagnostics import Diagnostic, Diagnostics, Located, suggest
-from .engine.core import Card, Event, GameDef, jsonable
-from .model import Example, Game
-from .yamlsrc import LocDict, LocList
+from .check import Replayer, compare
+from .diagnostics import Diagnostic, Diagnostics, Located, suggest, yaml_value
+from .engine.core import Card, GameDef, jsonable
 from .errors import WarbookError
+from .events import event_spec, match_events
+from .model import Example, Game
 
 DRAFT_KEY = "draft"
 ORDER = ("id", "title", DRAFT_KEY, "rules", "options", "intro", "setup", "steps", "outro")
@@ -53,24 +53,9 @@ def draft_note(how: str) -> str:
 
 
 # --------------------------------------------------------------------------- YAML out
-def plain(v: Any) -> Any:
-    """Loaded YAML (with positions) or engine values as plain YAML data."""
-    if isinstance(v, dict):
-        return {str(k): plain(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [plain(x) for x in v]
-    if isinstance(v, Card):
-        return str(v)
-    return v
-
-
-def flow(v: Any) -> str:
-    """One value in YAML flow style, as a designer writes it (``[KC, AS]``, ``false``)."""
-    text = yaml.safe_dump(plain(v), default_flow_style=True, width=1_000_000,
-                          sort_keys=False, allow_unicode=True).strip()
-    if text.endswith("\n..."):
-        text = text[:-4].strip()
-    return text
+#: one value in YAML flow style, as a designer writes it (``[KC, AS]``, ``false``): the
+#: check's own serialiser, so that what record writes reads as the check shows it
+flow = yaml_value
 
 
 def block_text(key: str, text: str, indent: str) -> list[str]:
@@ -136,28 +121,6 @@ def dump_step(step: dict) -> list[str]:
 
 
 # --------------------------------------------------------------------------- replay
-def event_spec(ev: Event, names: dict[str, str]) -> dict[str, Any]:
-    """An event as an expectation that the check reads back as this very event: kind,
-    player, rule, cards and each data field whose written form matches."""
-    spec: dict[str, Any] = {"kind": ev.kind}
-    if ev.player:
-        spec["player"] = ev.player
-    if ev.rule:
-        spec["rule"] = ev.rule
-    if ev.cards:
-        spec["cards"] = [str(c) for c in ev.cards]
-    for k, v in ev.data.items():
-        if k in ("kind", "player", "rule", "cards", "text"):
-            continue
-        value = plain(jsonable(v))
-        if isinstance(value, (dict, list)):
-            continue  # the check compares a data field as text: a scalar reads back safely
-        reread = yaml.safe_load(flow(value))
-        if _event_matches({k: reread}, ev, names):
-            spec[k] = value
-    return spec
-
-
 def replay_bare(game: Game, ex: Example) -> tuple[list, Diagnostics]:
     """Replay the example with every expectation left out; (records, diagnostics)."""
     diags = Diagnostics()
@@ -179,11 +142,11 @@ def fresh_expect(rec, before: dict[str, Any], names: dict[str, str]) -> dict[str
     exp: dict[str, Any] = {"events": [event_spec(e, names) for e in rec.events]}
     for k, v in rec.view.items():
         if before.get(k) != v:
-            exp[k] = plain(jsonable(v))
+            exp[k] = jsonable(v)
     return exp
 
 
-def updated_expect(old: LocDict, rec, names: dict[str, str]) -> dict[str, Any]:
+def updated_expect(old: dict[str, Any], rec, names: dict[str, str]) -> dict[str, Any]:
     """The old expectations, each kept as written while it still holds, else rewritten in
     the same form."""
     exp: dict[str, Any] = {}
@@ -191,22 +154,22 @@ def updated_expect(old: LocDict, rec, names: dict[str, str]) -> dict[str, Any]:
         k = str(k)
         if k == "events":
             if not match_events(want, rec.events, names):
-                exp[k] = plain(want)
+                exp[k] = jsonable(want)
             elif isinstance(want, list) and all(isinstance(w, str) for w in want):
                 exp[k] = [e.kind for e in rec.events]
             else:
                 exp[k] = [event_spec(e, names) for e in rec.events]
             continue
         if k not in rec.view:
-            exp[k] = plain(want)  # the check will say it is unknown
+            exp[k] = jsonable(want)  # the check will say it is unknown
             continue
         got = rec.view[k]
         if compare(want, got)[0]:
-            exp[k] = plain(want)
+            exp[k] = jsonable(want)
         elif isinstance(want, int) and not isinstance(want, bool) and isinstance(got, (list, tuple)):
             exp[k] = len(got)
         else:
-            exp[k] = plain(jsonable(got))
+            exp[k] = jsonable(got)
     return exp
 
 
@@ -247,7 +210,7 @@ def record_example(game: Game, ex: Example, how: str) -> str:
     if diags.errors or rep.status != "pass":
         raise RecordError(f"example '{ex.id}' does not replay", diags.errors)
     names = game.player_names
-    d = plain(ex.raw)
+    d = jsonable(ex.written)
     d[DRAFT_KEY] = draft_note(how)
     before = rep.initial_view
     records = last_rounds(rep)
@@ -270,7 +233,7 @@ def update_example(game: Game, ex: Example) -> tuple[str, str]:
         raise RecordError(f"example '{ex.id}' does not replay any more (its setup or a "
                           f"decision is refused); fix that first", diags.errors)
     names = game.player_names
-    d = plain(ex.raw)
+    d = jsonable(ex.written)
     records = last_rounds(rep)
     steps = []
     for step, raw in zip(ex.steps, d.get("steps") or []):
