@@ -426,10 +426,11 @@ class Replayer:
                                  f"with kind:, player:, rule:, cards:, text: and data fields; "
                                  f"got {yaml_value(w)}")
                 return False
-            odd = next((k for k in spec if not isinstance(k, str)), None)
-            if odd is not None or "kind" in spec and not isinstance(spec["kind"], str) \
+            # a key that is not text (a number, true, or null: itself None) is no field name
+            not_names = [k for k in spec if not isinstance(k, str)]
+            if not_names or "kind" in spec and not isinstance(spec["kind"], str) \
                     or "player" in spec and not isinstance(spec["player"], str):
-                what = (f"the field {yaml_value(odd)} is not a field name" if odd is not None
+                what = (f"the field {yaml_value(not_names[0])} is not a field name" if not_names
                         else f"kind: must be an event kind, got {yaml_value(spec['kind'])}"
                         if "kind" in spec and not isinstance(spec["kind"], str)
                         else f"player: must be a player id ({', '.join(names)}), got "
