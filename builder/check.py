@@ -182,8 +182,8 @@ class Replayer:
         counts: Counter = Counter()
         first: dict = {}
         for name, cards in piles.items():
-            if cards is None:
-                continue
+            if cards is None or not isinstance(name, str):
+                continue  # a pile named by a number or true: the engine says it is unknown
             if not isinstance(cards, list):
                 self.diags.error(piles_at.at(name),
                                  f"pile '{name}' must be a list of cards, top first")

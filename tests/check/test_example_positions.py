@@ -165,3 +165,19 @@ def test_an_event_field_that_is_not_a_name_is_a_located_error(tmp_path, key, sho
     assert (Path(error.path).name, error.line, error.col) == ("01-a-plain-trick.yaml", 12, 24)
     assert error.message == (f"example 'war-plain-trick', step 1: events: the field {shown} "
                              f"is not a field name")
+
+
+def test_a_pile_named_by_a_number_is_an_unknown_pile_at_its_place(tmp_path):
+    # line 9 reads "    1: [3C, 4D, 5S, 6H]": the pile's cards at column 8
+    root = tmp_path / "content"
+    shutil.copytree(CONTENT / "winning-the-battle", root / "winning-the-battle")
+    (root / "index.yaml").write_text("games: [winning-the-battle]\n")
+    path = root / "winning-the-battle" / "examples" / "04-losing-the-war.yaml"
+    text = path.read_text()
+    assert text.count("    p2.deck: [3C, 4D, 5S, 6H]\n") == 1
+    path.write_text(text.replace("    p2.deck: [3C, 4D, 5S, 6H]\n", "    1: [3C, 4D, 5S, 6H]\n"))
+    report = run_check(root)
+    (error,) = report.diagnostics.errors
+    assert (Path(error.path).name, error.line, error.col) == ("04-losing-the-war.yaml", 9, 8)
+    assert error.message.startswith("example 'winning-the-battle-losing-the-war': unknown "
+                                    "pile '1' (this game has: ")
