@@ -7,7 +7,8 @@ file, line, expected, got, and the state before the step.
 
 The result is a :class:`Report`, which also carries every replay (:class:`Replay`) for the
 renderers: the rulebook and the website narrate examples from these records, never from
-the content alone.
+the content alone. A step's ``events:`` are matched by :mod:`builder.events`; errors are
+placed from the example's plain positions (:class:`builder.model.Positions`).
 """
 
 from __future__ import annotations
@@ -417,14 +418,15 @@ class Replayer:
         event of the step."""
         names = self.game.player_names
         items = want if isinstance(want, list) else []
-        for i, w in enumerate(items):
+        for i, item in enumerate(items):
             at = written.at(i)
-            spec = {"kind": w} if isinstance(w, str) else w if isinstance(w, dict) else None
+            spec = ({"kind": item} if isinstance(item, str)
+                    else item if isinstance(item, dict) else None)
             if spec is None:
                 self.diags.error(at, f"{label}: events: an event is a kind such as "
                                  f"'{next(iter(self.gamedef.event_kinds), 'take')}' or a mapping "
                                  f"with kind:, player:, rule:, cards:, text: and data fields; "
-                                 f"got {yaml_value(w)}")
+                                 f"got {yaml_value(item)}")
                 return False
             # a key that is not text (a number, true, or null: itself None) is no field name
             not_names = [k for k in spec if not isinstance(k, str)]
