@@ -68,7 +68,7 @@ class Positions:
     at the mapping that lacks it); ``key_at`` is where a mapping key itself was written
     (a misspelt name). ``within`` is the same positions seen from inside one value (a
     step), its paths relative to that value. Built once by the reader
-    (:func:`builder.yamlsrc.positions`)."""
+    (:func:`builder.yamlsrc.located_paths`)."""
 
     values: Mapping[tuple, Located]
     keys: Mapping[tuple, Located] = field(default_factory=dict)
