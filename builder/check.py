@@ -468,12 +468,13 @@ def compare(want: Any, got: Any) -> tuple[bool, str, str]:
             return len(got) == want, f"{want} cards", f"{len(got)} cards {show_value(got)}"
         if isinstance(want, list):
             try:
-                w = parse_cards(want) if all(isinstance(x, Card) for x in got) else list(want)
+                wanted = (parse_cards(want) if all(isinstance(x, Card) for x in got)
+                          else list(want))
             except CardError as e:
                 return False, f"{show_value(want)} ({e})", show_value(got)
-            wl = [str(x) for x in w]
-            gl = [str(x) for x in got]
-            return wl == gl, show_value(w), show_value(got)
+            wanted_codes = [str(x) for x in wanted]
+            got_codes = [str(x) for x in got]
+            return wanted_codes == got_codes, show_value(wanted), show_value(got)
         return False, show_value(want), show_value(got)
     if isinstance(got, bool) or isinstance(want, bool):
         return want == got, show_value(want), show_value(got)

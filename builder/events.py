@@ -110,10 +110,11 @@ def match_events(want: Any, events: list[Event], names: dict[str, str] | None = 
     if not isinstance(want, list):
         return out("expected a list of event kinds")
     i = 0
-    for n, w in enumerate(want):
-        spec = {"kind": w} if isinstance(w, str) else dict(w) if isinstance(w, dict) else None
+    for n, item in enumerate(want):
+        spec = ({"kind": item} if isinstance(item, str)
+                else dict(item) if isinstance(item, dict) else None)
         if spec is None:
-            return out(f"cannot read event {yaml_value(w)}", n)
+            return out(f"cannot read event {yaml_value(item)}", n)
         while i < len(events):
             if event_matches(spec, events[i], names or {}):
                 break

@@ -125,52 +125,52 @@ def replay_bare(game: Game, ex: Example) -> tuple[list, Diagnostics]:
     """Replay the example with every expectation left out; (records, diagnostics)."""
     diags = Diagnostics()
     bare = dataclasses.replace(ex, steps=[dataclasses.replace(s, expect=None) for s in ex.steps])
-    rep = Replayer(game, game.gamedef, diags).replay(bare)
-    return rep, diags
+    replay = Replayer(game, game.gamedef, diags).replay(bare)
+    return replay, diags
 
 
-def last_rounds(rep) -> dict[int, Any]:
+def last_rounds(replay) -> dict[int, Any]:
     """The record of the last application of each written step, by step index."""
     out = {}
-    for r in rep.steps:
-        out[r.index] = r
+    for record in replay.steps:
+        out[record.index] = record
     return out
 
 
 def fresh_expect(rec, before: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     """What a recorded step expects: every event, then every state key it changed."""
-    exp: dict[str, Any] = {"events": [event_spec(e, names) for e in rec.events]}
+    expect: dict[str, Any] = {"events": [event_spec(e, names) for e in rec.events]}
     for k, v in rec.view.items():
         if before.get(k) != v:
-            exp[k] = jsonable(v)
-    return exp
+            expect[k] = jsonable(v)
+    return expect
 
 
 def updated_expect(old: dict[str, Any], rec, names: dict[str, str]) -> dict[str, Any]:
     """The old expectations, each kept as written while it still holds, else rewritten in
     the same form."""
-    exp: dict[str, Any] = {}
+    expect: dict[str, Any] = {}
     for k, want in old.items():
         k = str(k)
         if k == "events":
             if not match_events(want, rec.events, names):
-                exp[k] = jsonable(want)
+                expect[k] = jsonable(want)
             elif isinstance(want, list) and all(isinstance(w, str) for w in want):
-                exp[k] = [e.kind for e in rec.events]
+                expect[k] = [e.kind for e in rec.events]
             else:
-                exp[k] = [event_spec(e, names) for e in rec.events]
+                expect[k] = [event_spec(e, names) for e in rec.events]
             continue
         if k not in rec.view:
-            exp[k] = jsonable(want)  # the check will say it is unknown
+            expect[k] = jsonable(want)  # the check will say it is unknown
             continue
         got = rec.view[k]
         if compare(want, got)[0]:
-            exp[k] = jsonable(want)
+            expect[k] = jsonable(want)
         elif isinstance(want, int) and not isinstance(want, bool) and isinstance(got, (list, tuple)):
-            exp[k] = len(got)
+            expect[k] = len(got)
         else:
-            exp[k] = jsonable(got)
-    return exp
+            expect[k] = jsonable(got)
+    return expect
 
 
 def load_game(root: Path, slug: str) -> Game:
@@ -206,43 +206,43 @@ def find_example(root: Path, path: Path) -> tuple[Game, Example]:
 
 def record_example(game: Game, ex: Example, how: str) -> str:
     """The example with every step's expectations filled in, as a draft (YAML text)."""
-    rep, diags = replay_bare(game, ex)
-    if diags.errors or rep.status != "pass":
+    replay, diags = replay_bare(game, ex)
+    if diags.errors or replay.status != "pass":
         raise RecordError(f"example '{ex.id}' does not replay", diags.errors)
     names = game.player_names
-    d = jsonable(ex.written)
-    d[DRAFT_KEY] = draft_note(how)
-    before = rep.initial_view
-    records = last_rounds(rep)
+    document = jsonable(ex.written)
+    document[DRAFT_KEY] = draft_note(how)
+    before = replay.initial_view
+    records = last_rounds(replay)
     steps = []
-    for step, raw in zip(ex.steps, d.get("steps") or []):
+    for step, raw in zip(ex.steps, document.get("steps") or []):
         rec = records[step.index]
         raw = dict(raw or {})
         raw["expect"] = fresh_expect(rec, before, names)
         before = rec.view
         steps.append(raw)
-    d["steps"] = steps
-    return dump_example(d)
+    document["steps"] = steps
+    return dump_example(document)
 
 
 def update_example(game: Game, ex: Example) -> tuple[str, str]:
     """(the old example as ``record`` writes it, the updated one): their diff is what
     changed."""
-    rep, diags = replay_bare(game, ex)
-    if diags.errors or rep.status != "pass":
+    replay, diags = replay_bare(game, ex)
+    if diags.errors or replay.status != "pass":
         raise RecordError(f"example '{ex.id}' does not replay any more (its setup or a "
                           f"decision is refused); fix that first", diags.errors)
     names = game.player_names
-    d = jsonable(ex.written)
-    records = last_rounds(rep)
+    document = jsonable(ex.written)
+    records = last_rounds(replay)
     steps = []
-    for step, raw in zip(ex.steps, d.get("steps") or []):
+    for step, raw in zip(ex.steps, document.get("steps") or []):
         raw = dict(raw or {})
         if isinstance(step.expect, dict):
             raw["expect"] = updated_expect(step.expect, records[step.index], names)
         steps.append(raw)
-    new = dict(d, steps=steps)
-    old_text = dump_example(d)
+    new = dict(document, steps=steps)
+    old_text = dump_example(document)
     if dump_example(new) != old_text:
         new[DRAFT_KEY] = draft_note("record --update")
     return old_text, dump_example(new)
@@ -299,11 +299,11 @@ def written(choice, value: Any, what: str) -> Any:
 def bot_example(game: Game, seed: int, steps: int) -> dict[str, Any]:
     """A bot game (the engine's heuristic bot for every player, chance from ``seed``) as
     an example sketch: setup and decisions, no expectations yet."""
-    g = game.gamedef
-    options = g.resolve(dict(game.option_defaults()))
+    gamedef = game.gamedef
+    options = gamedef.resolve(dict(game.option_defaults()))
     rng = random.Random(seed)
-    state = g.new_game(options, rng)
-    setup = bot_setup(g, options, state)
+    state = gamedef.new_game(options, rng)
+    setup = bot_setup(gamedef, options, state)
     out_steps: list[dict[str, Any]] = []
     while not state.is_terminal() and len(out_steps) < steps:
         node = state.pending()
@@ -317,7 +317,7 @@ def bot_example(game: Game, seed: int, steps: int) -> dict[str, Any]:
             state.apply(forced)
             out_steps.append({})
             continue
-        decided = {p: g.heuristic(state, p, rng) for p in node.choices}
+        decided = {p: gamedef.heuristic(state, p, rng) for p in node.choices}
         out_steps.append({"decide": {p: written(node.choices[p], v, f"{p}'s decision")
                                      for p, v in decided.items()}})
         state.apply(decided)
