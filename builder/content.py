@@ -28,9 +28,9 @@ from .kit import KitReader
 from . import limits
 from .links import LINK_SCHEMES, safe_href
 from .names import name_problem
-from .model import Book, Content, Example, Game, OptionInfo, Rule, Step, Term
+from .model import Book, Content, Example, Game, OptionInfo, Positions, Rule, Step, Term
 from .contentpath import Refused, resolve
-from .yamlsrc import LocDict, LocList, Source, load_yaml, read_text
+from .yamlsrc import LocDict, LocList, Source, load_yaml, located_paths, plain_data, read_text
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 # Every pattern below runs in time linear in the line (no two unbounded parts that can
@@ -1234,6 +1234,7 @@ class Loader:
         if not self.within_example_limits(data, steps_raw, eid or path.stem, texts):
             return None
         n = 0
+        positions = Positions(*located_paths(data))
         for i, s in enumerate(steps_raw):
             where = steps_raw.at(i)
             if s is None:
@@ -1265,12 +1266,15 @@ class Loader:
                 self.diags.error(s.at("expect"), "expect: must map state names to expected values")
                 expect = None
             n += 1
-            steps.append(Step(index=n, where=where, decide=decide, chance=s.get("chance"),
-                              expect=expect, comment=comment, repeat=repeat, raw=s))
+            steps.append(Step(index=n, where=where, decide=plain_data(decide),
+                              chance=plain_data(s.get("chance")), expect=plain_data(expect),
+                              comment=comment, repeat=repeat,
+                              positions=positions.within("steps", i)))
         return Example(
             id=eid or path.stem, title=title or path.stem, where=Located(shown, 1, 1),
-            rules=[str(r) for r in rules], options=dict(options), setup=setup, steps=steps,
-            intro=texts["intro"], outro=texts["outro"], raw=data,
+            rules=[str(r) for r in rules], options=plain_data(options),
+            setup=plain_data(setup), steps=steps, intro=texts["intro"], outro=texts["outro"],
+            written=plain_data(data), positions=positions,
         )
 
 

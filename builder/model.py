@@ -1,15 +1,18 @@
 """The validated content model: what :mod:`builder.content` loads and every later stage reads.
 
-Nothing here knows about files or YAML; positions are kept as :class:`Located` so the
-checker can point at the line an example was written on.
+Nothing here knows about files or YAML: values are plain (dicts, lists, text, numbers),
+and positions are kept as :class:`Located` (an example's as :class:`Positions`, a key path
+to where its value was written) so the checker can point at the line an example was
+written on.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from .diagnostics import Located
+from .errors import InternalError
 
 
 @dataclass
@@ -56,16 +59,53 @@ class OptionInfo:
     text: str  # Markdown
 
 
+@dataclass(frozen=True)
+class Positions:
+    """Where each value of one example file was written, found by its key path:
+    ``("setup", "piles", "p1.deck", 2)`` is the third card of the pile ``p1.deck``.
+
+    ``at`` falls back to the nearest ancestor that was written (a key left out is reported
+    at the mapping that lacks it); ``key_at`` is where a mapping key itself was written
+    (a misspelt name). ``within`` is the same positions seen from inside one value (a
+    step), its paths relative to that value. Built once by the reader
+    (:func:`builder.yamlsrc.located_paths`)."""
+
+    values: Mapping[tuple, Located]
+    keys: Mapping[tuple, Located] = field(default_factory=dict)
+    prefix: tuple = ()
+
+    def at(self, *path: Any) -> Located:
+        full = self.prefix + path
+        for end in range(len(full), -1, -1):
+            found = self.values.get(full[:end])
+            if found is not None:
+                return found
+        raise InternalError(f"no position recorded for {full} nor any part of it (the "
+                            f"reader records the document itself)")
+
+    def key_at(self, *path: Any) -> Located:
+        return self.keys.get(self.prefix + path) or self.at(*path)
+
+    def written(self, *path: Any) -> bool:
+        """Whether a value was written at exactly this path."""
+        return self.prefix + path in self.values
+
+    def within(self, *path: Any) -> "Positions":
+        return Positions(self.values, self.keys, self.prefix + path)
+
+
 @dataclass
 class Step:
     index: int  # 1-based, as printed
     where: Located
-    decide: dict[str, Any] | None  # player -> raw decision (still as written)
-    chance: Any  # raw outcome, or None
-    expect: Any  # LocDict of view key -> expected, or None
+    decide: dict[str, Any] | None  # player -> decision (plain data, as written)
+    chance: Any  # the outcome as written, or None
+    expect: dict[str, Any] | None  # view key (or events) -> expected (plain data), or None
     comment: str  # Markdown
     repeat: int = 1
-    raw: Any = None  # the step mapping as loaded (with positions)
+    #: where each part of the step was written, by its path inside the step
+    #: (``("decide", "p1")``, ``("expect", "events", 0)``)
+    positions: Positions = field(default_factory=lambda: Positions({}))
 
 
 @dataclass
@@ -75,11 +115,14 @@ class Example:
     where: Located
     rules: list[str]
     options: dict[str, Any]
-    setup: Any  # LocDict as written
+    setup: dict[str, Any]  # as written (plain data)
     steps: list[Step]
     intro: str
     outro: str
-    raw: Any = None
+    #: the whole file as written (plain data), which ``warbook record`` rewrites
+    written: dict[str, Any] = field(default_factory=dict)
+    #: where each value of the file was written, by its key path (``("setup", "piles")``)
+    positions: Positions = field(default_factory=lambda: Positions({}))
 
 
 @dataclass

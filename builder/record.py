@@ -27,12 +27,12 @@ from typing import Any
 
 import yaml
 
-from .check import Replayer, _event_matches, compare, match_events
-from .diagnostics import Diagnostic, Diagnostics, Located, suggest
-from .engine.core import Card, Event, GameDef, jsonable
-from .model import Example, Game
-from .yamlsrc import LocDict, LocList
+from .check import Replayer, compare
+from .diagnostics import Diagnostic, Diagnostics, Located, suggest, yaml_value
+from .engine.core import Card, GameDef, jsonable
 from .errors import WarbookError
+from .events import event_spec, match_events
+from .model import Example, Game
 
 DRAFT_KEY = "draft"
 ORDER = ("id", "title", DRAFT_KEY, "rules", "options", "intro", "setup", "steps", "outro")
@@ -53,24 +53,9 @@ def draft_note(how: str) -> str:
 
 
 # --------------------------------------------------------------------------- YAML out
-def plain(v: Any) -> Any:
-    """Loaded YAML (with positions) or engine values as plain YAML data."""
-    if isinstance(v, dict):
-        return {str(k): plain(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [plain(x) for x in v]
-    if isinstance(v, Card):
-        return str(v)
-    return v
-
-
-def flow(v: Any) -> str:
-    """One value in YAML flow style, as a designer writes it (``[KC, AS]``, ``false``)."""
-    text = yaml.safe_dump(plain(v), default_flow_style=True, width=1_000_000,
-                          sort_keys=False, allow_unicode=True).strip()
-    if text.endswith("\n..."):
-        text = text[:-4].strip()
-    return text
+#: one value in YAML flow style, as a designer writes it (``[KC, AS]``, ``false``): the
+#: check's own serialiser, so that what record writes reads as the check shows it
+flow = yaml_value
 
 
 def block_text(key: str, text: str, indent: str) -> list[str]:
@@ -136,78 +121,56 @@ def dump_step(step: dict) -> list[str]:
 
 
 # --------------------------------------------------------------------------- replay
-def event_spec(ev: Event, names: dict[str, str]) -> dict[str, Any]:
-    """An event as an expectation that the check reads back as this very event: kind,
-    player, rule, cards and each data field whose written form matches."""
-    spec: dict[str, Any] = {"kind": ev.kind}
-    if ev.player:
-        spec["player"] = ev.player
-    if ev.rule:
-        spec["rule"] = ev.rule
-    if ev.cards:
-        spec["cards"] = [str(c) for c in ev.cards]
-    for k, v in ev.data.items():
-        if k in ("kind", "player", "rule", "cards", "text"):
-            continue
-        value = plain(jsonable(v))
-        if isinstance(value, (dict, list)):
-            continue  # the check compares a data field as text: a scalar reads back safely
-        reread = yaml.safe_load(flow(value))
-        if _event_matches({k: reread}, ev, names):
-            spec[k] = value
-    return spec
-
-
 def replay_bare(game: Game, ex: Example) -> tuple[list, Diagnostics]:
     """Replay the example with every expectation left out; (records, diagnostics)."""
     diags = Diagnostics()
     bare = dataclasses.replace(ex, steps=[dataclasses.replace(s, expect=None) for s in ex.steps])
-    rep = Replayer(game, game.gamedef, diags).replay(bare)
-    return rep, diags
+    replay = Replayer(game, game.gamedef, diags).replay(bare)
+    return replay, diags
 
 
-def last_rounds(rep) -> dict[int, Any]:
+def last_rounds(replay) -> dict[int, Any]:
     """The record of the last application of each written step, by step index."""
     out = {}
-    for r in rep.steps:
-        out[r.index] = r
+    for record in replay.steps:
+        out[record.index] = record
     return out
 
 
 def fresh_expect(rec, before: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     """What a recorded step expects: every event, then every state key it changed."""
-    exp: dict[str, Any] = {"events": [event_spec(e, names) for e in rec.events]}
+    expect: dict[str, Any] = {"events": [event_spec(e, names) for e in rec.events]}
     for k, v in rec.view.items():
         if before.get(k) != v:
-            exp[k] = plain(jsonable(v))
-    return exp
+            expect[k] = jsonable(v)
+    return expect
 
 
-def updated_expect(old: LocDict, rec, names: dict[str, str]) -> dict[str, Any]:
+def updated_expect(old: dict[str, Any], rec, names: dict[str, str]) -> dict[str, Any]:
     """The old expectations, each kept as written while it still holds, else rewritten in
     the same form."""
-    exp: dict[str, Any] = {}
+    expect: dict[str, Any] = {}
     for k, want in old.items():
         k = str(k)
         if k == "events":
             if not match_events(want, rec.events, names):
-                exp[k] = plain(want)
+                expect[k] = jsonable(want)
             elif isinstance(want, list) and all(isinstance(w, str) for w in want):
-                exp[k] = [e.kind for e in rec.events]
+                expect[k] = [e.kind for e in rec.events]
             else:
-                exp[k] = [event_spec(e, names) for e in rec.events]
+                expect[k] = [event_spec(e, names) for e in rec.events]
             continue
         if k not in rec.view:
-            exp[k] = plain(want)  # the check will say it is unknown
+            expect[k] = jsonable(want)  # the check will say it is unknown
             continue
         got = rec.view[k]
         if compare(want, got)[0]:
-            exp[k] = plain(want)
+            expect[k] = jsonable(want)
         elif isinstance(want, int) and not isinstance(want, bool) and isinstance(got, (list, tuple)):
-            exp[k] = len(got)
+            expect[k] = len(got)
         else:
-            exp[k] = plain(jsonable(got))
-    return exp
+            expect[k] = jsonable(got)
+    return expect
 
 
 def load_game(root: Path, slug: str) -> Game:
@@ -243,43 +206,43 @@ def find_example(root: Path, path: Path) -> tuple[Game, Example]:
 
 def record_example(game: Game, ex: Example, how: str) -> str:
     """The example with every step's expectations filled in, as a draft (YAML text)."""
-    rep, diags = replay_bare(game, ex)
-    if diags.errors or rep.status != "pass":
+    replay, diags = replay_bare(game, ex)
+    if diags.errors or replay.status != "pass":
         raise RecordError(f"example '{ex.id}' does not replay", diags.errors)
     names = game.player_names
-    d = plain(ex.raw)
-    d[DRAFT_KEY] = draft_note(how)
-    before = rep.initial_view
-    records = last_rounds(rep)
+    document = jsonable(ex.written)
+    document[DRAFT_KEY] = draft_note(how)
+    before = replay.initial_view
+    records = last_rounds(replay)
     steps = []
-    for step, raw in zip(ex.steps, d.get("steps") or []):
+    for step, raw in zip(ex.steps, document.get("steps") or []):
         rec = records[step.index]
         raw = dict(raw or {})
         raw["expect"] = fresh_expect(rec, before, names)
         before = rec.view
         steps.append(raw)
-    d["steps"] = steps
-    return dump_example(d)
+    document["steps"] = steps
+    return dump_example(document)
 
 
 def update_example(game: Game, ex: Example) -> tuple[str, str]:
     """(the old example as ``record`` writes it, the updated one): their diff is what
     changed."""
-    rep, diags = replay_bare(game, ex)
-    if diags.errors or rep.status != "pass":
+    replay, diags = replay_bare(game, ex)
+    if diags.errors or replay.status != "pass":
         raise RecordError(f"example '{ex.id}' does not replay any more (its setup or a "
                           f"decision is refused); fix that first", diags.errors)
     names = game.player_names
-    d = plain(ex.raw)
-    records = last_rounds(rep)
+    document = jsonable(ex.written)
+    records = last_rounds(replay)
     steps = []
-    for step, raw in zip(ex.steps, d.get("steps") or []):
+    for step, raw in zip(ex.steps, document.get("steps") or []):
         raw = dict(raw or {})
         if isinstance(step.expect, dict):
             raw["expect"] = updated_expect(step.expect, records[step.index], names)
         steps.append(raw)
-    new = dict(d, steps=steps)
-    old_text = dump_example(d)
+    new = dict(document, steps=steps)
+    old_text = dump_example(document)
     if dump_example(new) != old_text:
         new[DRAFT_KEY] = draft_note("record --update")
     return old_text, dump_example(new)
@@ -336,11 +299,11 @@ def written(choice, value: Any, what: str) -> Any:
 def bot_example(game: Game, seed: int, steps: int) -> dict[str, Any]:
     """A bot game (the engine's heuristic bot for every player, chance from ``seed``) as
     an example sketch: setup and decisions, no expectations yet."""
-    g = game.gamedef
-    options = g.resolve(dict(game.option_defaults()))
+    gamedef = game.gamedef
+    options = gamedef.resolve(dict(game.option_defaults()))
     rng = random.Random(seed)
-    state = g.new_game(options, rng)
-    setup = bot_setup(g, options, state)
+    state = gamedef.new_game(options, rng)
+    setup = bot_setup(gamedef, options, state)
     out_steps: list[dict[str, Any]] = []
     while not state.is_terminal() and len(out_steps) < steps:
         node = state.pending()
@@ -354,7 +317,7 @@ def bot_example(game: Game, seed: int, steps: int) -> dict[str, Any]:
             state.apply(forced)
             out_steps.append({})
             continue
-        decided = {p: g.heuristic(state, p, rng) for p in node.choices}
+        decided = {p: gamedef.heuristic(state, p, rng) for p in node.choices}
         out_steps.append({"decide": {p: written(node.choices[p], v, f"{p}'s decision")
                                      for p, v in decided.items()}})
         state.apply(decided)

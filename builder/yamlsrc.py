@@ -541,3 +541,40 @@ def load_yaml_text(text: str, shown: str) -> Any:
     finally:
         if loader is not None:
             loader.dispose()
+
+
+# --------------------------------------------------------------------------- plain values
+def plain_data(value: Any) -> Any:
+    """Loaded YAML as plain data: every :class:`LocDict` a ``dict`` and every
+    :class:`LocList` a ``list`` (keys and texts unchanged), for the model."""
+    if isinstance(value, dict):
+        return {k: plain_data(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain_data(v) for v in value]
+    return value
+
+
+def located_paths(node: Any) -> tuple[dict[tuple, Located], dict[tuple, Located]]:
+    """Where each value of a loaded document was written, by key path (``()`` the document
+    itself, ``("setup", "piles", "p1", 2)`` a card of a pile), and where each mapping key
+    was written: the plain positions the model keeps (``builder.model.Positions``)."""
+    values: dict[tuple, Located] = {}
+    keys: dict[tuple, Located] = {}
+    if not isinstance(node, (LocDict, LocList)):
+        return values, keys
+    values[()] = Located(node.path, node.line, node.col)
+    pending: list[tuple[tuple, Any]] = [((), node)]
+    while pending:
+        path, parent = pending.pop()
+        if isinstance(parent, LocDict):
+            for key, child in parent.items():
+                values[path + (key,)] = parent.at(key)
+                keys[path + (key,)] = Located(parent.path, *parent.key_pos(key))
+                if isinstance(child, (LocDict, LocList)):
+                    pending.append((path + (key,), child))
+        else:
+            for index, child in enumerate(parent):
+                values[path + (index,)] = parent.at(index)
+                if isinstance(child, (LocDict, LocList)):
+                    pending.append((path + (index,), child))
+    return values, keys

@@ -66,7 +66,8 @@ SOURCE_READERS = ["--deselect", "tests/test_content_errors.py::test_every_messag
 KILLED_REAL_BUILDS = ["--deselect", "tests/test_publish.py::test_killed_real_builds"]
 
 GROUPS = [
-    Group("check", ["builder/check.py"], ["tests/"], ["-m", "not slow and not browser"]),
+    Group("check", ["builder/check.py", "builder/events.py"], ["tests/"],
+          ["-m", "not slow and not browser"]),
     # the tests that load content and say what is wrong with it (every test loads content,
     # but a mutant of the loader run against the whole suite takes minutes)
     Group("content", ["builder/content.py"],

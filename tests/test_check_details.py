@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from builder.check import (Replayer, compare, describe_state, match_events, msg_detail,
-                           run_check)
+from builder.check import Replayer, compare, describe_state, run_check
+from builder.events import match_events, missing_event_detail
 from builder.diagnostics import Diagnostics
 from builder.engine.core import Card, Event
 
@@ -51,7 +51,7 @@ def test_an_event_that_is_neither_a_kind_nor_a_mapping_cannot_be_read():
 def test_the_closest_event_is_the_first_of_equals_and_its_text_is_narrated():
     """Both reveals are as close to {kind: reveal, player: p3, text: Cy}: the first is
     shown, and its text field as the reader sees it, with names."""
-    detail = msg_detail([{"kind": "reveal", "player": "p3", "text": "Cy"}], 0, TURN, NAMES)
+    detail = missing_event_detail([{"kind": "reveal", "player": "p3", "text": "Cy"}], 0, TURN, NAMES)
     lines = [ln.strip() for ln in detail.splitlines()]
     assert "closest event the engine produced (event 1 of 2):" in lines
     text_line = next(ln for ln in lines if ln.startswith("text:"))
@@ -228,7 +228,7 @@ def test_the_closest_event_is_of_the_kind_expected_first():
     """{kind: take, player: p2}: the reveal by p2 and the take by p1 each agree on one field;
     the take is shown, since an event of the expected kind comes first."""
     events = TURN + [ev("take", "p1", "higher-takes", [KS, QH], "{p1} takes both", count=2)]
-    detail = msg_detail([{"kind": "take", "player": "p2"}], 0, events, NAMES)
+    detail = missing_event_detail([{"kind": "take", "player": "p2"}], 0, events, NAMES)
     assert "closest event the engine produced (event 3 of 3):" in detail, detail
 
 
@@ -236,7 +236,7 @@ def test_the_closest_events_fields_show_what_the_engine_gave():
     """The field table under a missing event shows each expected field beside the closest
     event's value: its rule, its cards, its data."""
     events = [ev("take", "p1", "higher-takes", [KS, QH], "{p1} takes both", count=2)]
-    detail = msg_detail([{"kind": "take", "rule": "war", "cards": ["KS"], "count": 3}], 0,
+    detail = missing_event_detail([{"kind": "take", "rule": "war", "cards": ["KS"], "count": 3}], 0,
                         events, NAMES)
     rows = {ln.split()[0]: ln.split()[1:] for ln in detail.splitlines()
             if ln.startswith("  ") and ln.split()[0] in ("kind:", "rule:", "cards:", "count:")}

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from builder.check import compare, match_events
+from builder.check import compare
+from builder.events import match_events
 from builder.engine.core import Card, Event
 
 KS, QH, TEN_C = Card("K", "S"), Card("Q", "H"), Card("10", "C")

@@ -172,7 +172,7 @@ def _cases(report):
                 if "events" not in rec.expected:
                     continue
                 step = ex.steps[rec.index - 1]
-                line = step.expect.at("events").line
+                line = step.positions.at("expect", "events").line
                 want = _plain(step.expect["events"])
                 for i, item in enumerate(want):
                     spec = {"kind": item} if isinstance(item, str) else item
