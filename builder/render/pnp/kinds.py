@@ -19,7 +19,7 @@ from markupsafe import Markup
 from . import art
 from . import layout as L
 from ...engine.core import Card
-from ...kit import Section
+from ...content.kit import Section
 from .components import (
     AID_H, AID_W, CARD_H, CARD_W, ComponentError, CoverRow, Kit, Piece, Renderer, Words,
     back_sheet, duplex_card_sheets, sheet_grid,
