@@ -82,3 +82,24 @@ def test_unknown_keys_reports_each_at_its_key_with_the_allowed_keys(tmp_path):
         "f.yaml:4:1: error: tokens: unknown key 'zzz' (allowed: count, name)"]
     assert fields.unknown_keys(Diagnostics(), data, {"cuont", "name", "zzz"}, "x",
                                skip=("kind",))
+
+
+def test_the_book_paper_is_one_of_the_settings_paper_table(tmp_path, monkeypatch):
+    """book.paper is checked against builder.settings.PAPERS, the one paper table: a paper
+    added there is taken, and the refusal lists that table's names."""
+    import dataclasses
+    import shutil
+    from pathlib import Path
+
+    from builder.content import load_content
+
+    root = tmp_path / "c"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "high-five", root / "high-five")
+    (root / "index.yaml").write_text("book:\n  paper: a3\ngames: [high-five]\n")
+    _, diags = load_content(root)
+    assert [d.message for d in diags.errors] == [
+        "book.paper must be one of a4, letter, got 'a3'"]  # one letter of two: not close
+    monkeypatch.setitem(PAPERS, "a3", dataclasses.replace(PAPERS["a4"], name="a3", label="A3",
+                                                          css="A3", width=297.0, height=420.0))
+    content, diags = load_content(root)
+    assert not diags.errors and content.book.paper == "a3"
