@@ -106,6 +106,10 @@ class Reader:
         """See :func:`.fields.unknown_keys`."""
         return fields.unknown_keys(self.diags, data, allowed, what, skip)
 
+    def unknown_key(self, data: LocDict, key: Any, allowed: Iterable[str], what: str) -> None:
+        """See :func:`.fields.unknown_key`."""
+        fields.unknown_key(self.diags, data, key, allowed, what)
+
     def text(self, data: LocDict, key: str, what: str) -> str:
         """An optional text field (a number is taken as its text): '' when absent, or after
         a located error when it is a list, mapping or true/false."""

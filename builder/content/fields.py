@@ -104,13 +104,19 @@ def unknown_keys(diags: Diagnostics, data: Any, allowed: Iterable[str], what: st
     elsewhere, such as a kit component's ``kind``), at the key, with the allowed keys and
     the closest; whether none was unknown."""
     allowed = sorted(set(allowed))
-    ok = True
-    for key in data:
-        if key in allowed or key in skip:
-            continue
-        line, col = data.key_pos(key)
-        diags.error(Located(data.path, line, col),
-                    f"{what}: unknown key '{key}' (allowed: {', '.join(allowed)})"
-                    + suggest(key, allowed))
-        ok = False
-    return ok
+    unknown = [key for key in data if key not in allowed and key not in skip]
+    for key in unknown:
+        unknown_key(diags, data, key, allowed, what)
+    return not unknown
+
+
+def unknown_key(diags: Diagnostics, data: Any, key: Any, allowed: Iterable[str],
+                what: str) -> None:
+    """Report one key of a mapping that is not ``allowed``: ``what: unknown key 'k'
+    (allowed: ...); did you mean ...?`` at the key (for a reader that reports its keys in
+    the order written, among its other checks)."""
+    allowed = sorted(set(allowed))
+    line, col = data.key_pos(key)
+    diags.error(Located(data.path, line, col),
+                f"{what}: unknown key '{key}' (allowed: {', '.join(allowed)})"
+                + suggest(key, allowed))

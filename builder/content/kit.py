@@ -146,9 +146,13 @@ class KitReader(Reader):
             return None
         spec = KINDS[kind]
         params = self.defaults(kind)
-        ok = self.unknown_keys(item, spec, kind, skip=("kind",))
+        ok = True
         for key in item:
-            if key == "kind" or key not in spec:
+            if key == "kind":
+                continue
+            if key not in spec:  # reported in the order written, among the values' errors
+                self.unknown_key(item, key, spec, kind)
+                ok = False
                 continue
             value = self.value(kind, key, spec[key][0], item[key], item.at(key))
             if value is None:
@@ -301,8 +305,6 @@ class KitReader(Reader):
             if not isinstance(item, LocDict):
                 self.diags.error(value.at(i), f"{what}: a section must be a mapping")
                 return None
-            if not self.unknown_keys(item, SECTION_KEYS, what):
-                return None
             section = Section()
             for key in item:
                 got = self.section_part(item, key, what)
@@ -320,7 +322,8 @@ class KitReader(Reader):
     def section_part(self, item: LocDict, key: Any, what: str) -> Any:
         value, where = item[key], item.at(key)
         if key not in SECTION_KEYS:
-            return False  # reported by sections()
+            self.unknown_key(item, key, SECTION_KEYS, what)
+            return False
         if key in ("title", "text"):
             try:
                 return text(value)
