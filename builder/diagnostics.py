@@ -91,13 +91,22 @@ def _plain(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)[:40]
-def suggest(word: object, choices, cutoff: float = 0.6) -> str:
-    """"; did you mean 'x'?" for the choice closest to a misspelt ``word``, or ""."""
+
+
+def closest(word: object, choices, cutoff: float = 0.6) -> str | None:
+    """The choice closest to a misspelt ``word`` (as text), or None when none is close."""
     import difflib
 
     names = sorted({str(c) for c in choices})
     close = difflib.get_close_matches(str(word), names, n=1, cutoff=cutoff)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    return close[0] if close else None
+
+
+def suggest(word: object, choices, cutoff: float = 0.6) -> str:
+    """"; did you mean 'x'?" for the choice closest to a misspelt ``word``, or "": the one
+    door to "did you mean" for every reader and message."""
+    close = closest(word, choices, cutoff)
+    return f"; did you mean '{close}'?" if close is not None else ""
 
 
 def yaml_value(v: object) -> str:

@@ -4,7 +4,7 @@ Content is untrusted: a valid content folder could otherwise ask for a 100,000-s
 (replayed, then drawn as 100,000 diagrams) or a glossary of a thousand pages. Each limit
 below sits far above the shipped content (its largest figure is in the comment) and far
 below what hurts (``bench/limits.py`` builds a game at every limit at once and reports the
-time and memory). The loader (``builder/content.py``, ``builder/kit.py``) checks each before
+time and memory). The readers (``builder/content/``) checks each before
 anything replays or renders, with a located error that names the limit; the whole list is
 documented in docs/content-format.md, "Limits".
 """

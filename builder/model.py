@@ -158,7 +158,7 @@ class Game:
     player_colours: dict[str, str] = field(default_factory=dict)
     #: the cards drawn on the rulebook's cover (card codes)
     cover_cards: list[str] = field(default_factory=list)
-    #: the print-and-play kit (``builder.kit.Component``s), defaults filled in
+    #: the print-and-play kit (``builder.content.kit.Component``s), defaults filled in
     kit: list[Any] = field(default_factory=list)
     #: the balance lab's settings and the designer's claims (``balance:`` in game.yaml,
     #: read by builder/balance.py); None when the game states none

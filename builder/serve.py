@@ -302,7 +302,7 @@ def remember_yaml() -> None:
     import copy
     import hashlib
 
-    from . import content as loader
+    from .content import base as loader
 
     if getattr(loader.load_yaml, "remembers", False):
         return

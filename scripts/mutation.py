@@ -70,7 +70,7 @@ GROUPS = [
           ["-m", "not slow and not browser"]),
     # the tests that load content and say what is wrong with it (every test loads content,
     # but a mutant of the loader run against the whole suite takes minutes)
-    Group("content", ["builder/content.py"],
+    Group("content", ["builder/content/*.py"],
           ["tests/test_content_errors.py", "tests/test_hostile_content.py", "tests/test_look.py",
            "tests/test_kit.py", "tests/test_links.py", "tests/test_check.py",
            "tests/test_check_details.py", "tests/test_event_expectations.py",

@@ -1,4 +1,4 @@
-"""Every error message of the content loader (builder/content.py), each from a small broken
+"""Every error message of the content readers (builder/content/), each from a small broken
 content folder: the file, line, column and wording a designer reads.
 
 The base folder is High Five (tests/fixtures/high-five: a game with its own engine.py and
@@ -7,8 +7,8 @@ by hand from the text of the case. Each case breaks one thing and lists every er
 the check reports in the broken file, in order. Columns are counted in the file (1-based);
 ``col(line, text)`` is that count done on the case's own text.
 
-``test_every_message_has_a_case`` reads content.py and fails when a message is added that
-no case here pins.
+``test_every_message_has_a_case`` reads the readers' modules and fails when a message is
+added that no case here pins.
 """
 
 from __future__ import annotations
@@ -886,19 +886,35 @@ def test_a_font_without_the_letters_the_books_need(content: Path):
 RELAYED = {"msg": "game-option-setting-value", "str(e)": "game-engine-broken-file"}
 
 
-def _message_fragments() -> list[tuple[int, str]]:
-    """(line, the longest literal piece of the message) of every error content.py reports."""
-    tree = ast.parse((ROOT / "builder" / "content.py").read_text())
+#: the content readers' modules (builder/content/); the kit's and the balance's messages
+#: are pinned by tests/test_kit.py and tests/test_lab.py
+READERS = sorted(p for p in (ROOT / "builder" / "content").glob("*.py")
+                 if p.name not in ("kit.py", "balance.py"))
+KIT_AND_BALANCE_FIELDS = {"boolean", "share", "size_mm", "box_mm"}
+
+
+def _message_fragments() -> list[tuple[str, int, str]]:
+    """(module, line, the longest literal piece of the message) of every error the content
+    readers report, and of every message a field validator raises (ValueError)."""
     out = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "error"):
-            continue
-        msg = node.args[1]
-        pieces = [c.value for c in ast.walk(msg)
-                  if isinstance(c, ast.Constant) and isinstance(c.value, str)]
-        literal = max(pieces, key=len) if pieces else ast.unparse(msg)
-        out.append((node.lineno, literal))
+    for path in READERS:
+        tree = ast.parse(path.read_text())
+        tree.body = [node for node in tree.body  # the validators only the kit and balance
+                     if not (isinstance(node, ast.FunctionDef)  # use: theirs to pin
+                             and node.name in KIT_AND_BALANCE_FIELDS)]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "error":
+                msg = node.args[1]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id == "ValueError" and node.args:
+                msg = node.args[0]
+            else:
+                continue
+            pieces = [c.value for c in ast.walk(msg)
+                      if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+            literal = max(pieces, key=len) if pieces else ast.unparse(msg)
+            out.append((path.name, node.lineno, literal))
     return sorted(out)
 
 
@@ -912,11 +928,11 @@ def test_every_message_has_a_case():
                  " bytes per font file ' cannot be read: ")
     ids = {case[0] for case in CASES}
     missing = []
-    for lineno, fragment in _message_fragments():
+    for module, lineno, fragment in _message_fragments():
         if fragment in RELAYED:
             assert RELAYED[fragment] in ids
             continue
         if fragment.strip() not in expected:
-            missing.append(f"content.py:{lineno}: {fragment!r}")
+            missing.append(f"builder/content/{module}:{lineno}: {fragment!r}")
     assert not missing, "messages no case pins:\n" + "\n".join(missing)
     assert len(_message_fragments()) >= 70

@@ -36,13 +36,14 @@ def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int
      "deck.cards: unknown card 'ZZ' (a card is a rank A 2-10 J Q K then a suit C D H S, e.g. "
      "QD or 10H)"),
     ("kit:\n  - kind: tokens\n    cuont: 5\n", (2, 5),
-     "tokens: unknown parameter 'cuont' (it takes: back, count, diameter, front, how, label, "
+     "tokens: unknown key 'cuont' (allowed: back, count, diameter, front, how, label, "
      "name, row, stem); did you mean 'count'?"),
     ("kit:\n  - kind: tokens\n    count: many\n", (2, 12),
-     "tokens.count must be a whole number, got 'many'"),
-    ("kit:\n  - kind: tokens\n    count: -1\n", (2, 12), "tokens.count must be from 1 to 30, got -1"),
+     "tokens.count must be a whole number from 1 to 30, got 'many'"),
+    ("kit:\n  - kind: tokens\n    count: -1\n", (2, 12),
+     "tokens.count must be a whole number from 1 to 30, got -1"),
     ("kit:\n  - kind: tokens\n    count: 1000000000000000000000000000000\n", (2, 12),
-     "tokens.count must be from 1 to 30, got 1000000000000000000000000000000"),
+     "tokens.count must be a whole number from 1 to 30, got 1000000000000000000000000000000"),
     ("kit:\n  - kind: score-track\n    to: 10\n    from: 20\n", (2, 9),
      "score-track: 'to' (10) must be above 'from' (20)"),
     ("kit:\n  - kind: score-track\n    to: 50\n    layout: spiral\n", (3, 13),
@@ -58,7 +59,7 @@ def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int
      "player-aid.sections.lines must be all, [from] or [from, to] over the quick reference's "
      "lines (from 0; to not included; negative counts from the end), got 'some'"),
     ("kit:\n  - kind: player-aid\n    sections:\n      - {titel: X}\n", (3, 10),
-     "player-aid.sections: a section has no 'titel' (it may have: lines, option, paragraphs, "
+     "player-aid.sections: unknown key 'titel' (allowed: lines, option, paragraphs, "
      "ref, rule, text, title); did you mean 'title'?"),
     # issue 13: a list or mapping where a name belongs, and an engine art's params
     ("kit:\n  - kind: [mat]\n", (1, 11),

@@ -235,12 +235,12 @@ def with_balance(tmp_path: Path, slug: str, balance: str) -> tuple[Path, int]:
 
 @pytest.mark.parametrize("balance, where, message", [
     ("balance:\n  seconds_per_rond: 20\n", (1, 3),
-     "balance has no key 'seconds_per_rond' (keys: seconds_per_round, games, confidence, "
-     "claims); did you mean 'seconds_per_round'?"),
+     "balance: unknown key 'seconds_per_rond' (allowed: claims, confidence, games, "
+     "seconds_per_round); did you mean 'seconds_per_round'?"),
     ("balance:\n  seconds_per_round: -3\n", (1, 22),
      "balance.seconds_per_round must be a number of seconds above 0 (at most 3600), got -3"),
     ("balance:\n  games: 5\n", (1, 10),
-     "balance.games must be a whole number of games from 10 to 1,000,000, got 5"),
+     "balance.games must be a whole number from 10 to 1,000,000, got 5"),
     ("balance:\n  claims:\n    - {claim: seats, at_most: 52%}\n", (2, 15),
      "unknown kind of claim 'seats' (kinds: length, seat, skill, draws, cap); did you mean "
      "'seat'?"),
@@ -252,8 +252,8 @@ def with_balance(tmp_path: Path, slug: str, balance: str) -> tuple[Path, int]:
     ("balance:\n  claims:\n    - {claim: length, rounds: 20}\n", (2, 7),
      "a length claim needs 'share'"),
     ("balance:\n  claims:\n    - {claim: seat, at_most: 52%, bots: heuristic, atmost: 1}\n",
-     (2, 52), "a seat claim has no key 'atmost' (keys: at_most, bots, confidence); did you "
-              "mean 'at_most'?"),
+     (2, 52), "a seat claim: unknown key 'atmost' (allowed: at_most, bots, confidence); did "
+              "you mean 'at_most'?"),
     ("balance:\n  claims: {claim: seat}\n", (1, 11),
      "balance.claims must be a list of claims, each a mapping such as {claim: seat, at_most: "
      "52%}"),

@@ -18,7 +18,6 @@ engine file, line) says what went wrong.
 
 from __future__ import annotations
 
-import difflib
 import importlib.util
 import sys
 import traceback
@@ -27,6 +26,7 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
 from .core import GameDef
+from ..diagnostics import suggest
 from ..errors import WarbookError
 
 ENTRY_POINT_GROUP = "warbook.engines"
@@ -115,9 +115,8 @@ def find_engine(name: str | None, game_dir: Path | None = None) -> GameDef:
     if name in _entry_points():
         return _installed(name)
     known = available_engines()
-    close = difflib.get_close_matches(name, known, n=1)
-    hint = f"; did you mean '{close[0]}'?" if close else ""
-    raise EngineError(f"unknown engine '{name}' (available: {', '.join(known) or 'none'}){hint}")
+    raise EngineError(f"unknown engine '{name}' (available: {', '.join(known) or 'none'})"
+                      + suggest(name, known))
 
 
 def registered_engines() -> dict[str, GameDef]:

@@ -1,6 +1,6 @@
 """The kit vocabulary made into pieces and sheets: one builder per kind of component.
 
-A game's ``kit`` (read and checked by :mod:`builder.kit`) lists components; each builder
+A game's ``kit`` (read and checked by :mod:`builder.content.kit`) lists components; each builder
 here turns one into its pieces (what is cut out, and exported as PNG), the sheets they are
 laid out on, its row of the cover's table and any cutting instructions. Nothing here knows
 a game: words come from the game's quick reference and rules (:class:`Words`), colours from
@@ -19,7 +19,7 @@ from markupsafe import Markup
 from . import art
 from . import layout as L
 from ...engine.core import Card
-from ...kit import Section
+from ...content.kit import Section
 from .components import (
     AID_H, AID_W, CARD_H, CARD_W, ComponentError, CoverRow, Kit, Piece, Renderer, Words,
     back_sheet, duplex_card_sheets, sheet_grid,

@@ -13,14 +13,15 @@ filled in, and where it was written) for ``builder.render.pnp``.
 
 from __future__ import annotations
 
-import difflib
-import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
-from .diagnostics import Diagnostics, Located, describe
-from .limits import MAX_COPIES, MAX_DECK_CARDS, MAX_KIT, over
-from .yamlsrc import LocDict, LocList
+from ..diagnostics import Diagnostics, Located, describe, suggest
+from ..limits import MAX_COPIES, MAX_DECK_CARDS, MAX_KIT, over
+from ..yamlsrc import LocDict, LocList
+from .base import Reader
+from .fields import REQUIRED, box_mm, boolean, one_of, size_mm, text, whole
 
 #: parts a section may hold, printed in the order written: quick reference lines as a
 #: list (``lines``) or as paragraphs (``paragraphs``), rule bodies (``rule``), the text of
@@ -43,54 +44,10 @@ class Component:
 
 
 # --------------------------------------------------------------------------- the vocabulary
-# Each kind: parameter -> (check, default). A check takes the value and returns it (maybe
-# converted) or raises ValueError with what is wrong. ``REQUIRED`` marks a parameter
-# without a default.
-REQUIRED = object()
-
-
-def text(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"must be some text, got {describe(value)}")
-    return " ".join(value.split()) if "\n" not in value.strip() else value.strip()
-
-
-def whole(lo: int, hi: int) -> Callable[[Any], int]:
-    def check(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"must be a whole number, got {describe(value)}")
-        if not lo <= value <= hi:
-            raise ValueError(f"must be from {lo} to {hi}, got {value}")
-        return value
-    return check
-
-
-def one_of(*choices: str) -> Callable[[Any], str]:
-    def check(value: Any) -> str:
-        if value not in choices:
-            close = difflib.get_close_matches(str(value), choices, n=1)
-            raise ValueError(f"must be one of {', '.join(choices)}, got {describe(value)}"
-                             + (f"; did you mean '{close[0]}'?" if close else ""))
-        return value
-    return check
-
-
-def size_mm(value: Any) -> tuple[float, float]:
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
-        raise ValueError(f"must be [width, height] in millimetres, got {describe(value)}")
-    w, h = (float(v) for v in value)
-    if not all(math.isfinite(v) and 20 <= v <= 400 for v in (w, h)):
-        raise ValueError(f"must be 20 to 400 mm each way, got {describe(value)}")
-    return w, h
-
-
-def box_mm(value: Any) -> tuple[float, float, float, float]:
-    if (not isinstance(value, list) or len(value) != 4
-            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
-            or not all(math.isfinite(float(v)) and 0 <= float(v) <= 400 for v in value)):
-        raise ValueError(f"must be [x, y, width, height] in millimetres, got {describe(value)}")
-    return tuple(float(v) for v in value)  # type: ignore[return-value]
+# Each kind: parameter -> (check, default). A check is a validator of .fields (it takes the
+# value and returns it, maybe converted, or raises ValueError with what is wrong), or the
+# name of a KitReader method for what needs the game ("sections", "players", "cards",
+# "copies"). ``REQUIRED`` marks a parameter without a default.
 
 
 def _plain_value(value: Any) -> bool:
@@ -117,12 +74,6 @@ def art_params(value: Any) -> dict:
     return out
 
 
-def boolean(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"must be true or false, got {describe(value)}")
-    return value
-
-
 COMMON = {"label": (text, None), "row": (text, None), "how": (text, None)}
 
 KINDS: dict[str, dict[str, tuple[Callable, Any]]] = {
@@ -146,13 +97,13 @@ KINDS: dict[str, dict[str, tuple[Callable, Any]]] = {
 }
 
 
-class KitReader:
+class KitReader(Reader):
     """Reads one game's ``kit:`` into components, reporting every mistake at its place."""
 
-    def __init__(self, diags: Diagnostics, rules: set[str], options: set[str],
+    def __init__(self, root: Path, diags: Diagnostics, rules: set[str], options: set[str],
                  players: list[str], art_names: Callable[[str], bool] | None,
                  art_params: Callable[[str], dict[str, str] | None] | None = None):
-        self.diags = diags
+        super().__init__(root, diags)
         self.rules = rules
         self.options = options
         self.players = players
@@ -189,10 +140,9 @@ class KitReader:
             return None
         kind = item["kind"]
         if not isinstance(kind, str) or kind not in KINDS:
-            close = difflib.get_close_matches(kind, list(KINDS), n=1) \
-                if isinstance(kind, str) else []
             self.diags.error(item.at("kind"), f"unknown kind of component {describe(kind)} (kinds: "
-                             f"{', '.join(KINDS)})" + (f"; did you mean '{close[0]}'?" if close else ""))
+                             f"{', '.join(KINDS)})" + (suggest(kind, KINDS) if isinstance(kind, str)
+                                                       else ""))
             return None
         spec = KINDS[kind]
         params = self.defaults(kind)
@@ -200,13 +150,8 @@ class KitReader:
         for key in item:
             if key == "kind":
                 continue
-            if key not in spec:
-                close = difflib.get_close_matches(str(key), list(spec), n=1)
-                line, col = item.key_pos(key)
-                self.diags.error(Located(item.path, line, col),
-                                 f"{kind}: unknown parameter '{key}' (it takes: "
-                                 f"{', '.join(sorted(spec))})"
-                                 + (f"; did you mean '{close[0]}'?" if close else ""))
+            if key not in spec:  # reported in the order written, among the values' errors
+                self.unknown_key(item, key, spec, kind)
                 ok = False
                 continue
             value = self.value(kind, key, spec[key][0], item[key], item.at(key))
@@ -245,10 +190,9 @@ class KitReader:
             for key in list(given or {}):
                 kind, value = declared.get(key), given[key]
                 if kind is None:
-                    close = difflib.get_close_matches(key, sorted(declared), n=1)
                     self.diags.error(where, f"mat: the art '{params['art']}' takes no param "
                                      f"'{key}' (it takes: {', '.join(sorted(declared)) or 'none'})"
-                                     + (f"; did you mean '{close[0]}'?" if close else ""))
+                                     + suggest(key, declared))
                     return False
                 if kind == "whole" and isinstance(value, str) and value.lstrip("-").isdigit():
                     value = int(value)
@@ -330,7 +274,7 @@ class KitReader:
     def cards(self, value: Any, where: Located, what: str) -> list[str] | None:
         """``all`` (the 52), suit letters (``[C, S, D]``: those suits' 13 cards each) or
         card codes; returns the card codes in deck order."""
-        from .engine.core import CardError, full_deck, parse_cards
+        from ..engine.core import CardError, full_deck, parse_cards
 
         if value == "all":
             return [str(c) for c in full_deck()]
@@ -378,11 +322,7 @@ class KitReader:
     def section_part(self, item: LocDict, key: Any, what: str) -> Any:
         value, where = item[key], item.at(key)
         if key not in SECTION_KEYS:
-            close = difflib.get_close_matches(str(key), sorted(SECTION_KEYS), n=1)
-            line, col = item.key_pos(key)
-            self.diags.error(Located(item.path, line, col), f"{what}: a section has no '{key}' "
-                             f"(it may have: {', '.join(sorted(SECTION_KEYS))})"
-                             + (f"; did you mean '{close[0]}'?" if close else ""))
+            self.unknown_key(item, key, SECTION_KEYS, what)
             return False
         if key in ("title", "text"):
             try:
@@ -394,10 +334,8 @@ class KitReader:
             ids = value if isinstance(value, list) else [value]
             for rid in ids:
                 if not isinstance(rid, str) or rid not in self.rules:
-                    close = difflib.get_close_matches(rid, sorted(self.rules), n=1) \
-                        if isinstance(rid, str) else []
                     self.diags.error(where, f"{what}.{key}: unknown rule id {describe(rid)}"
-                                     + (f"; did you mean '{close[0]}'?" if close else ""))
+                                     + (suggest(rid, self.rules) if isinstance(rid, str) else ""))
                     return False
             return value if key == "ref" else list(ids)
         if key == "option":

@@ -18,12 +18,13 @@ See docs/balance.md.
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
-from .diagnostics import Diagnostics, Located
-from .model import Balance, Claim
-from .yamlsrc import LocDict, LocList
+from ..diagnostics import Located, describe, suggest
+from ..model import Balance, Claim
+from ..yamlsrc import LocDict, LocList
+from . import fields
+from .base import Reader
 
 BOTS = ("random", "heuristic", "search")
 KEYS = ("seconds_per_round", "games", "confidence", "claims")
@@ -38,31 +39,8 @@ CLAIMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 MAX_GAMES = 1_000_000
 
 
-def _hint(word: str, choices) -> str:
-    close = difflib.get_close_matches(str(word), list(choices), n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
-
-
-class BalanceReader:
-    def __init__(self, diags: Diagnostics):
-        self.diags = diags
-
-    def share(self, value: Any, where: Located, what: str) -> float | None:
-        """A share written ``52%`` or ``0.52``."""
-        v = value
-        if isinstance(v, str) and v.strip().endswith("%"):
-            try:
-                v = float(v.strip()[:-1]) / 100
-            except ValueError:
-                v = None
-        elif isinstance(v, bool) or not isinstance(v, (int, float)):
-            v = None
-        elif v > 1:
-            v = None
-        if v is None or not 0 <= v <= 1:
-            self.diags.error(where, f"{what} must be a share such as 52% or 0.52, got {value!r}")
-            return None
-        return float(v)
+class BalanceReader(Reader):
+    """Reads a game.yaml's ``balance:`` into a :class:`Balance` (None when it has none)."""
 
     def read(self, data: LocDict) -> Balance | None:
         if "balance" not in data:
@@ -73,11 +51,7 @@ class BalanceReader:
                              "games, confidence, claims)")
             return None
         out = Balance(where=data.at("balance"))
-        for key in b:
-            if key not in KEYS:
-                self.diags.error(Located(b.path, *b.key_pos(key)),
-                                 f"balance has no key '{key}' (keys: {', '.join(KEYS)})"
-                                 + _hint(key, KEYS))
+        self.unknown_keys(b, KEYS, "balance")
         if "seconds_per_round" in b:
             v = b["seconds_per_round"]
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 3600:
@@ -86,15 +60,11 @@ class BalanceReader:
             else:
                 out.seconds_per_round = float(v)
         if "games" in b:
-            v = b["games"]
-            if isinstance(v, bool) or not isinstance(v, int) or not 10 <= v <= MAX_GAMES:
-                self.diags.error(b.at("games"), "balance.games must be a whole number of games "
-                                 f"from 10 to {MAX_GAMES:,}, got {v!r}")
-            else:
-                out.games = v
+            out.games = self.field(b, "games", fields.whole(10, MAX_GAMES),
+                                   "balance.games") or out.games
         confidence = 0.95
         if "confidence" in b:
-            c = self.share(b["confidence"], b.at("confidence"), "balance.confidence")
+            c = self.field(b, "confidence", fields.share, "balance.confidence")
             if c is not None and not 0.5 <= c < 1:
                 self.diags.error(b.at("confidence"), "balance.confidence must be from 50% to "
                                  f"below 100%, got {b['confidence']!r}")
@@ -121,17 +91,10 @@ class BalanceReader:
         kind = item["claim"]
         if kind not in CLAIMS:
             self.diags.error(item.at("claim"), f"unknown kind of claim '{kind}' (kinds: "
-                             f"{', '.join(CLAIMS)})" + _hint(kind, CLAIMS))
+                             f"{', '.join(CLAIMS)})" + suggest(kind, CLAIMS))
             return None
         need, may = CLAIMS[kind]
-        ok = True
-        for key in item:
-            if key != "claim" and key not in need and key not in may:
-                allowed = list(need) + list(may)
-                self.diags.error(Located(item.path, *item.key_pos(key)),
-                                 f"a {kind} claim has no key '{key}' (keys: "
-                                 f"{', '.join(allowed)})" + _hint(key, allowed))
-                ok = False
+        ok = self.unknown_keys(item, need + may, f"a {kind} claim", skip=("claim",))
         for key in need:
             if key not in item:
                 self.diags.error(where, f"a {kind} claim needs '{key}'")
@@ -145,7 +108,7 @@ class BalanceReader:
                 v = item[key]
                 if v not in BOTS:
                     self.diags.error(item.at(key), f"{key} must name a bot of the ladder "
-                                     f"({', '.join(BOTS)}), got {v!r}" + _hint(v, BOTS))
+                                     f"({', '.join(BOTS)}), got {describe(v)}" + suggest(v, BOTS))
                     ok = False
                 elif key == "against":
                     c.against = v
@@ -156,7 +119,7 @@ class BalanceReader:
             ok = False
         for key in ("at_least", "at_most", "share"):
             if key in item:
-                v = self.share(item[key], item.at(key), key)
+                v = self.field(item, key, fields.share, key)
                 if v is None:
                     ok = False
                 setattr(c, key, v)
@@ -169,7 +132,7 @@ class BalanceReader:
             else:
                 c.rounds = v
         if "confidence" in item:
-            v = self.share(item["confidence"], item.at("confidence"), "confidence")
+            v = self.field(item, "confidence", fields.share, "confidence")
             if v is None:
                 ok = False
             elif not 0.5 <= v < 1:
