@@ -16,6 +16,7 @@ from builder.check import run_check
 from builder.engine.core import full_deck
 from builder.render import cards
 from builder.render.site.pages import render_site
+from builder.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,7 +47,7 @@ def main() -> None:
     report = run_check(ROOT / "content")
     with tempfile.TemporaryDirectory() as tmp:
         print(f"website ({len(report.games)} games): "
-              f"{best_of(5, lambda: render_site(report, Path(tmp))):.2f} s")
+              f"{best_of(5, lambda: render_site(report, Path(tmp), Settings(ROOT / "content", Path(tmp) / "output"))):.2f} s")
 
 
 if __name__ == "__main__":
