@@ -38,18 +38,20 @@ t_check = time.perf_counter() - t0
 assert report.ok
 out = Path({out!r})
 mode = {mode!r}
+from builder.settings import Settings
+settings = Settings(content_root=Path({root!r}) / "content", output=out)
 c0 = os.times()
 if mode == "pdf":
     from builder.build import render_pdfs
     t1 = time.perf_counter()
-    render_pdfs(report, report.games, out, say=lambda m: None)
+    render_pdfs(report, report.games, out, settings)
     import pikepdf
     pages = sum(len(pikepdf.open(f).pages) for f in out.glob("*.pdf"))
     t_pdf = time.perf_counter() - t1
 elif mode == "full":
     from builder.build import build
     t1 = time.perf_counter()
-    assert build(report, out, quiet=True) == 0
+    assert build(report, settings) == 0
     t_pdf = time.perf_counter() - t1
     pages = 0
 else:

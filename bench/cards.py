@@ -16,6 +16,7 @@ from builder.check import run_check
 from builder.engine.core import full_deck
 from builder.render import cards
 from builder.render.site.pages import render_site
+from builder.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,8 +46,9 @@ def main() -> None:
     print(f"52 full faces, warm cache: {best_of(5, warm) * 1000:.2f} ms")
     report = run_check(ROOT / "content")
     with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(ROOT / "content", Path(tmp) / "output")
         print(f"website ({len(report.games)} games): "
-              f"{best_of(5, lambda: render_site(report, Path(tmp))):.2f} s")
+              f"{best_of(5, lambda: render_site(report, Path(tmp), settings)):.2f} s")
 
 
 if __name__ == "__main__":

@@ -68,7 +68,6 @@ class GameReport:
     game: Game
     replays: list[Replay] = field(default_factory=list)
     coverage: dict[str, list[str]] = field(default_factory=dict)  # rule id -> example ids
-    figures: dict | None = None  # the balance lab's figures, set by the build (builder/lab)
     uncovered: list[str] = field(default_factory=list)  # engine-cited rules no example exercises
 
 

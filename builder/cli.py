@@ -176,7 +176,7 @@ def cmd_build(args) -> int:
 
 
 def build_locked(args) -> int:
-    from .build import up_to_date
+    from .build import index_paper, up_to_date
     from .render.site.pages import SiteError, normalise_url
 
     try:
@@ -194,9 +194,16 @@ def build_locked(args) -> int:
         except PrintShopError as e:
             print(e, file=sys.stderr)
             return 1
-    if args.game is None and not args.clean and shop is None:
-        n = up_to_date(Path(args.content), Path(args.out), args.paper, ink, args.four_colour,
-                       site_url)
+    from .settings import PAPERS, Settings
+
+    def settings_for(paper: str) -> Settings:
+        return Settings(content_root=Path(args.content), output=Path(args.out),
+                        paper=PAPERS[paper], ink=ink, four_colour=args.four_colour,
+                        site_url=site_url, print_shop=shop)
+
+    paper = args.paper or index_paper(Path(args.content))
+    if args.game is None and not args.clean and shop is None and paper in PAPERS:
+        n = up_to_date(settings_for(paper))
         if n is not None:
             print(f"nothing changed since the last build: reused all {n} files in {args.out} "
                   f"(the same inputs passed the check then; --clean rebuilds everything)")
@@ -211,9 +218,8 @@ def build_locked(args) -> int:
     from .build import BuildError, build
 
     try:
-        return build(report, Path(args.out), paper=args.paper or report.content.book.paper,
-                     game=args.game, ink=ink, four_colour=args.four_colour,
-                     reuse=not args.clean, site_url=site_url, print_shop=shop)
+        return build(report, settings_for(args.paper or report.content.book.paper),
+                     game=args.game, reuse=not args.clean)
     except BuildError as e:
         print(e if e.located else f"error: {e}", file=sys.stderr)
         if e.internal:
@@ -293,6 +299,23 @@ def cmd_new(args) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def _show_progress() -> None:
+    """TEMPORARY, until the "cli" helper's builder/logs.py replaces it at the merge: the
+    ``warbook.*`` loggers' progress lines printed on whatever ``sys.stdout`` is at the
+    time, as the ``print`` calls they replace were (``serve``'s redirection still quiets
+    them)."""
+    import logging
+
+    class Printed(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            print(self.format(record), flush=True)
+
+    root = logging.getLogger("warbook")
+    if not root.handlers:
+        root.addHandler(Printed())
+    root.setLevel(logging.INFO)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -397,6 +420,7 @@ def main(argv: list[str] | None = None) -> int:
     ne.set_defaults(func=cmd_new)
 
     args = ap.parse_args(argv)
+    _show_progress()
     from . import machine
 
     machine.track_writes()  # so that a full disk names the file being written

@@ -1,27 +1,17 @@
 """What a build may reuse from the previous output: the build manifest.
 
-Every output belongs to one *unit* of the build, and each unit has a *key*: a hash of
-every input it is made from. The manifest, ``.warbook-build.json`` in the output folder,
-records for each unit its key and the files it wrote (with their size and modification
-time). A unit whose key is unchanged and whose files are still there, untouched, is not
-rendered again: its files are hard-linked (or, across file systems, copied) from the
-previous output into the staging folder, so the staged folder is always a whole output,
-whatever way it is then published.
+Every output belongs to one *part* of the build (``book:war``, ``compendium``, ``site``), and
+each part has a *key*: a hash of every input it is made from. The manifest,
+``.warbook-build.json`` in the output folder, records for each part its key and the files
+it wrote (with their size and modification time). A part whose key is unchanged and whose
+files are still there, untouched, is not rendered again: its files are hard-linked (or,
+across file systems, copied) from the previous output into the staging folder, so the
+staged folder is always a whole output, whatever way it is then published.
 
-The units and what their keys cover:
-
-==================  ================================================================
-``book:SLUG``        the game's folder, the project files, the book and shared
-                     templates, the fonts, the package, ``paper`` and ``four_colour``
-``compendium``       the same for every game folder
-``components:SLUG``  the game's folder except ``examples/``, the project files, the
-                     components and shared templates, the fonts, the package,
-                     ``paper`` and ``ink``
-``deck``             the project files, the components and shared templates, the fonts,
-                     the package, ``paper`` and ``ink``
-``site``             every game folder, the project files, the site and shared
-                     templates, the fonts, the package, the names of the PDFs
-==================  ================================================================
+Which parts there are, which inputs each covers and which files each writes is said by
+its product (:mod:`builder.build.products`); this module hashes what a product names
+(:class:`Inputs`) and keeps the manifest. Every key covers the package, the project files
+and the shared templates besides the product's own inputs.
 
 "The project files" are everything in the content folder outside the game folders and
 the content's own templates (``index.yaml``, a logo, the content's own fonts); the
@@ -190,43 +180,20 @@ class Inputs:
         return hashlib.sha256("".join(f"{s}={self.game(s)};" for s in self.slugs)
                               .encode()).hexdigest()
 
-    def key(self, unit: str, pdfs: Iterable[str] = ()) -> str:
-        """The unit's key; the website's also names the PDFs beside it (``pdfs``), since
-        its pages link only the PDFs that exist."""
-        o = self.options
-        kind, _, slug = unit.partition(":")
-        if kind == "book":
-            parts = [self.game(slug), self.templates("book"), o.get("paper"),
-                     o.get("four_colour")]
-        elif kind == "compendium":
-            parts = [self.all_games(), self.templates("book"), o.get("paper"),
-                     o.get("four_colour")]
-        elif kind == "components":
-            parts = [self.game(slug, examples=False), self.templates("components"),
-                     o.get("paper"), o.get("ink")]
-        elif kind == "deck":
-            parts = [self.templates("components"), o.get("paper"), o.get("ink")]
-        elif kind == "site":
-            parts = [self.all_games(), self.templates("site"), sorted(pdfs), o.get("site_url")]
-        else:
-            raise ValueError(f"no build unit '{unit}'")
-        parts = [unit, self.package(), self.project(), self.templates("shared")] + parts
+    def key(self, part: str, covers: Iterable[Any]) -> str:
+        """The key of ``part``: a hash of what every part is made from (the package, the
+        project files, the shared templates) and of ``covers``, the inputs its product
+        names for it (hashes from this object, settings, the names of the PDFs)."""
+        parts = [part, self.package(), self.project(), self.templates("shared")] + list(covers)
         return hashlib.sha256(repr(parts).encode()).hexdigest()
-
-
-def units_for(slugs: list[str], whole: bool) -> list[str]:
-    """Every unit of a build of these games (``whole``: the shared products too)."""
-    units = [f"book:{s}" for s in slugs] + [f"components:{s}" for s in slugs]
-    if whole:
-        units += ["compendium", "deck"]
-    return units + ["site"]
 
 
 # --------------------------------------------------------------------------- manifest
 @dataclass
 class Manifest:
-    """The previous build's units: key, files (relative path -> [size, mtime_ns]) and,
-    for a rulebook, what the compendium needs of it (page count, anchors' pages)."""
+    """The previous build's parts (``units`` in the file): key, files (relative path ->
+    [size, mtime_ns]) and, for a rulebook, what the compendium needs of it (page count,
+    anchors' pages)."""
 
     units: dict[str, dict[str, Any]] = field(default_factory=dict)
     check: dict[str, Any] = field(default_factory=dict)
@@ -247,7 +214,7 @@ class Manifest:
              "units": self.units}, indent=1, sort_keys=True), encoding="utf-8")
 
     def intact(self, unit: str, key: str, out: Path) -> bool:
-        """Whether the unit was built from the same inputs and its files are all still in
+        """Whether the part was built from the same inputs and its files are all still in
         ``out`` as they were written."""
         entry = self.units.get(unit)
         if not entry or entry.get("key") != key:
@@ -270,27 +237,8 @@ def stat_files(root: Path, files: Iterable[Path]) -> dict[str, list[int]]:
     return out
 
 
-def unit_files(unit: str, folder: Path) -> list[Path]:
-    """The files of ``unit`` in an output (or staging) folder."""
-    folder = Path(folder)
-    kind, _, slug = unit.partition(":")
-    if kind == "book":
-        paths = [folder / "pdf" / f"{slug}-rules.pdf"]
-    elif kind == "compendium":
-        paths = [folder / "pdf" / "compendium.pdf"]
-    elif kind == "components":
-        paths = [folder / "pdf" / f"{slug}-components.pdf"] + _under(folder / "png" / slug)
-    elif kind == "deck":
-        paths = (list((folder / "pdf").glob("pnp-deck*.pdf")) + _under(folder / "png" / "cards")
-                 + _under(folder / "png" / "cards-bleed") + _under(folder / "png" / "tts"))
-    elif kind == "site":
-        paths = _under(folder / "site")
-    else:
-        raise ValueError(f"no build unit '{unit}'")
-    return sorted(p for p in paths if p.is_file())
-
-
-def _under(d: Path) -> list[Path]:
+def files_under(d: Path) -> list[Path]:
+    """Every file under the folder ``d`` (none if it is not one)."""
     return [p for p in d.rglob("*") if p.is_file()] if d.is_dir() else []
 
 

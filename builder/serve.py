@@ -349,12 +349,15 @@ def rebuild(content: Path, out: Path, say: Callable[[str], None],
         text = "\n".join(d.format() for d in report.diagnostics.errors)
         shown(text)
         return text
-    paper = report.content.book.paper
+    from .settings import PAPERS, Settings
+
+    settings = Settings(content_root=content, output=out,
+                        paper=PAPERS[report.content.book.paper])
     for site_only in (True, False):
         buf = io.StringIO()
         try:
             with contextlib.redirect_stdout(buf):
-                build(report, out, paper=paper, site_only=site_only)
+                build(report, settings, site_only=site_only)
         except BuildError as e:
             shown(f"error: {e}")
             return f"error: {e}"

@@ -77,7 +77,7 @@ GROUPS = [
            "tests/test_teaching_errors.py", "tests/test_replay_errors.py", "tests/test_report.py",
            "tests/test_fuzz.py", "tests/test_lab.py", "tests/test_book_print.py"],
           ["-m", "not slow and not browser"]),
-    Group("build", ["builder/build.py"],
+    Group("build", ["builder/build/*.py"],
           ["tests/test_forked.py", "tests/test_build_failures.py", "tests/test_publish.py",
            "tests/test_build_whole.py"], KILLED_REAL_BUILDS),
     Group("engines", ["builder/engine/*.py"], ["tests/"], ["-m", "not slow and not browser"],

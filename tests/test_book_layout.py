@@ -10,14 +10,17 @@ import pytest
 from markupsafe import Markup
 from weasyprint.formatting_structure import boxes
 
-from builder.render.book.pdf import TEXT_HEIGHT, TEXT_WIDTH, BookRenderer, comment_below, example_height
+from pathlib import Path
+
+from builder.render.book.pdf import BookRenderer, comment_below, example_height
+from builder.settings import PAPERS, Settings
 
 PX_PER_MM = 96 / 25.4
 
 
 @pytest.fixture(scope="module")
 def books():
-    return BookRenderer()
+    return BookRenderer(Settings(content_root=Path("content"), output=Path("output")))
 
 
 def laid_out_examples(books, gr) -> dict[str, list[float]]:
@@ -46,14 +49,14 @@ def test_the_example_height_estimate_is_close(books, report):
     assert len(whole) >= 3  # measured on the examples laid out in one piece
     for e in whole:
         (height,) = real[e.anchor]
-        estimate = example_height(e, TEXT_WIDTH["a4"])
+        estimate = example_height(e, PAPERS["a4"].text_width)
         assert abs(estimate / height - 1) <= 0.1, (e.title, height, estimate)
 
 
 def test_long_comments_go_below_short_ones_stay_beside(books, report):
     gr = next(g for g in report.games if g.game.slug == "battle-lines")
     step = books.view(gr).examples[0].steps[0]
-    width = TEXT_WIDTH["a4"]
+    width = PAPERS["a4"].text_width
     assert step.comment and comment_below(step, width)  # three paragraphs beside 74 mm of table
     short = replace(step, comment=Markup("<p>Blue keeps the two.</p>"))
     assert not comment_below(short, width)
@@ -79,4 +82,4 @@ def test_a_long_comment_is_laid_out_below_and_may_cross_a_page(books, report):
                    if isinstance(b, (boxes.LineBox, boxes.ReplacedBox))]
         top = page._page_box.content_box_y()
         used = (max(bottoms) - top) / PX_PER_MM
-        assert used >= TEXT_HEIGHT["a4"] * 0.5, (doc.pages.index(page) + 1, used)
+        assert used >= PAPERS["a4"].text_height * 0.5, (doc.pages.index(page) + 1, used)

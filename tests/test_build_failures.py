@@ -19,6 +19,7 @@ from builder.render.book.pdf import BookRenderer
 from builder.render.errors import RenderError
 from builder.render.pnp import components
 from builder.render.site import pages
+from builder.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,6 +35,11 @@ def small_report(tmp_path_factory):
     report = run_check(content)
     assert report.ok, [d.format() for d in report.diagnostics]
     return report
+
+
+def into(report, out: Path) -> Settings:
+    """The build's settings for ``report``'s content into ``out`` (A4, full ink)."""
+    return Settings(content_root=Path(report.content.root), output=out)
 
 
 def snapshot(folder: Path) -> dict[str, str]:
@@ -94,7 +100,7 @@ def test_a_failing_stage_fails_the_build_and_publishes_nothing(stage, small_repo
     monkeypatch.setattr(owner, name, failure)
     before = snapshot(previous)
     with pytest.raises(BuildError):
-        build(small_report, previous, quiet=True)
+        build(small_report, into(small_report, previous))
     assert_untouched(previous, before)
 
 
@@ -107,7 +113,7 @@ def test_an_unexpected_error_in_a_stage_still_publishes_nothing(small_report, pr
     monkeypatch.setattr(pages, "render_site", bug)
     before = snapshot(previous)
     with pytest.raises(RuntimeError, match="a bug"):
-        build(small_report, previous, quiet=True)
+        build(small_report, into(small_report, previous))
     assert_untouched(previous, before)
 
 
@@ -129,7 +135,7 @@ def test_a_book_that_fails_only_in_the_forked_process_fails_the_build(small_repo
     monkeypatch.setattr(BookRenderer, "write_book", in_child_only(os.getpid()))
     with pytest.raises(BuildError, match="^rulebooks: internal error: RuntimeError: the child "
                                          "stage was made to fail$"):
-        build(report, out, quiet=True, game=None)
+        build(report, into(report, out), game=None)
     assert_untouched(out, before)
 
 
@@ -145,7 +151,7 @@ def test_a_child_that_ends_without_its_result_fails_the_build(ending, why, small
     monkeypatch.setattr(components, "render_all", ending)
     before = snapshot(previous)
     with pytest.raises(BuildError, match=f"^component sheets: the process ended with {why}$"):
-        build(small_report, previous, quiet=True)
+        build(small_report, into(small_report, previous))
     assert_untouched(previous, before)
 
 
@@ -314,7 +320,7 @@ def test_a_content_font_deleted_after_the_check_is_named(tmp_path):
     (out / "keep.txt").write_text("previous")
     before = snapshot(out)
     with pytest.raises(BuildError) as e:
-        build(report, out, quiet=True)
+        build(report, into(report, out))
     assert not e.value.internal
     assert str(e.value) == (f"no such file or directory: {font}; a file or folder warbook "
                             f"needs went missing during the build (deleted or moved "
@@ -329,6 +335,6 @@ def test_a_missing_system_typeface_is_a_plain_error(small_report, previous, monk
     before = snapshot(previous)
     with pytest.raises(BuildError, match="font file EBGaramond12-Regular.otf not found in "
                                          ".*no-fonts-here; run 'bash scripts/setup'") as e:
-        build(small_report, previous, quiet=True)
+        build(small_report, into(small_report, previous))
     assert not e.value.internal
     assert_untouched(previous, before)

@@ -12,7 +12,6 @@ import hashlib
 import json
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from pypdf import PdfReader
 from builder.build import build, up_to_date
 from builder.check import run_check
 from builder.incremental import MANIFEST
+from builder.settings import PAPERS, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 LETTER = (612.0, 792.0)   # points: 8.5 x 11 in
@@ -31,6 +31,36 @@ OWN_LINE = "Printed for the Tuesday club"
 BOOK_LINE = "House rules are welcome at the Tuesday club"   # the content's own book template
 
 pytestmark = [pytest.mark.slow, pytest.mark.build]
+
+
+def letter(content: Path, out: Path, **kw) -> Settings:
+    """The build's settings: US Letter, as the content's index.yaml asks."""
+    return Settings(content_root=content, output=out, paper=PAPERS["letter"], **kw)
+
+
+class Printed:
+    """What the build says (its ``warbook`` loggers), written to a file as it is said: the
+    forked child inherits the handler and its line-buffered file in append mode, so the
+    lines of both processes land whole."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __enter__(self):
+        import logging
+
+        self.file = open(self.path, "a", buffering=1)
+        self.handler = logging.StreamHandler(self.file)
+        self.logger = logging.getLogger("warbook")
+        self.level = self.logger.level
+        self.logger.addHandler(self.handler)
+        self.logger.setLevel(logging.INFO)
+        return self
+
+    def __exit__(self, *exc):
+        self.logger.removeHandler(self.handler)
+        self.logger.setLevel(self.level)
+        self.file.close()
 
 
 @pytest.fixture(scope="module")
@@ -54,16 +84,10 @@ def built(tmp_path_factory):
     report = run_check(content)
     assert report.ok, [d.format() for d in report.diagnostics]
     out = tmp / "output"
-    # what both processes print (the forked child inherits this stdout, a line-buffered
-    # file in append mode, so the lines of both land whole)
+    # what both processes say
     log = tmp / "printed.txt"
-    saved = sys.stdout
-    with open(log, "a", buffering=1) as f:
-        sys.stdout = f
-        try:
-            status = build(report, out, paper="letter")
-        finally:
-            sys.stdout = saved
+    with Printed(log):
+        status = build(report, letter(content, out))
     return content, out, status, log.read_text()
 
 
@@ -142,12 +166,12 @@ def check_the_compendium_carries_the_contents_logo_and_templates(built):
 
 def check_the_next_build_finds_nothing_to_do(built):
     content, out, _, _ = built
-    n = up_to_date(content, out, "letter")
+    n = up_to_date(letter(content, out))
     assert n == len([p for p in out.rglob("*") if p.is_file() and p.name != MANIFEST])
-    assert up_to_date(content, out, "a4") is None      # another paper is another build
-    assert up_to_date(content, out, "letter", four_colour=True) is None   # so is CMYK
-    assert up_to_date(content, out, "letter", ink="low") is None
-    assert up_to_date(content, out, "letter", site_url="https://example.org/rules/") is None
+    assert up_to_date(Settings(content, out, PAPERS["a4"])) is None  # another paper: another build
+    assert up_to_date(letter(content, out, four_colour=True)) is None   # so is CMYK
+    assert up_to_date(letter(content, out, ink="low")) is None
+    assert up_to_date(letter(content, out, site_url="https://example.org/rules/")) is None
 
 
 CHECKS = [check_the_build_succeeds_and_writes_each_product,
@@ -180,7 +204,7 @@ def test_a_game_build_into_the_output_keeps_the_other_game_whole(built, tmp_path
     report = run_check(content)
     peace_before = (out / "pdf" / "peace-rules.pdf").stat()
     war_before = (out / "pdf" / "war-rules.pdf").stat()
-    assert build(report, out, paper="letter", game="war", reuse=False, quiet=True) == 0
+    assert build(report, letter(content, out), game="war", reuse=False) == 0
     peace = (out / "pdf" / "peace-rules.pdf").stat()
     assert (peace.st_ino, peace.st_mtime_ns) == (peace_before.st_ino, peace_before.st_mtime_ns)
     war = (out / "pdf" / "war-rules.pdf").stat()
@@ -201,13 +225,8 @@ def test_a_build_with_nothing_changed_carries_every_part_over(built, tmp_path):
     shutil.copytree(first, out, copy_function=os.link)
     before = {p: p.stat().st_ino for p in out.rglob("*") if p.is_file() and p.name != MANIFEST}
     log = tmp_path / "printed.txt"
-    saved = sys.stdout
-    with open(log, "a", buffering=1) as f:
-        sys.stdout = f
-        try:
-            assert build(run_check(content), out, paper="letter") == 0
-        finally:
-            sys.stdout = saved
+    with Printed(log):
+        assert build(run_check(content), letter(content, out)) == 0
     after = {p: p.stat().st_ino for p in out.rglob("*") if p.is_file() and p.name != MANIFEST}
     assert after == before
     printed = log.read_text()
@@ -221,7 +240,7 @@ def test_a_build_with_nothing_changed_carries_every_part_over(built, tmp_path):
     game.write_text(saved_game.replace("Peace is War with its one rule reversed",
                                        "Peace is War with its only rule reversed"))
     try:
-        assert build(run_check(content), out, paper="letter", quiet=True) == 0
+        assert build(run_check(content), letter(content, out)) == 0
     finally:
         game.write_text(saved_game)
     war = out / "pdf" / "war-rules.pdf"
@@ -239,6 +258,6 @@ def test_a_build_of_a_game_the_content_does_not_have_says_which_it_has(built, tm
 
     content, _, _, _ = built
     with pytest.raises(BuildError) as e:
-        build(run_check(content), tmp_path / "out", paper="letter", game="peas", quiet=True)
+        build(run_check(content), letter(content, tmp_path / "out"), game="peas")
     assert str(e.value) == "no game 'peas' (games: war, peace)"
     assert not (tmp_path / "out").exists()

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from builder.build import BuildError, Forked
+from builder.build import BuildError
+from builder.build.forked import Forked
 from builder.render.errors import RenderError
 
 

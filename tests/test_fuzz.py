@@ -339,13 +339,16 @@ def assert_harmless(report, tmp: Path) -> None:
     from builder.render.pnp.components import Renderer, game_sheets
     from builder.render.site.pages import render_site
 
-    books = BookRenderer(paper="a4")
+    from builder.settings import Settings
+
+    settings = Settings(content_root=Path(report.content.root), output=tmp / "out")
+    books = BookRenderer(settings)
     for gr in report.games:
         # the book's HTML goes only to WeasyPrint: card: and diagram: are its own images
         for m in UNSAFE.finditer(books.book_html(gr)[1]):
             assert m.group(1).lower() in ("http", "https", "mailto", "card", "diagram"), m.group(0)
         game_sheets(Renderer(paper="a4"), gr.game, "a4")
-    site = render_site(report, tmp / "out")
+    site = render_site(report, tmp / "out", settings)
     for page in site.rglob("*.html"):
         for m in UNSAFE.finditer(page.read_text()):
             assert m.group(1).lower() in ("http", "https", "mailto"), m.group(0)
@@ -724,10 +727,13 @@ def render_touched(report, tmp: Path, kinds: set[str]) -> list[tuple[str, str]]:
     from builder.render.site.pages import render_site
     from builder.render.templating import overrides_of
 
+    from builder.settings import Settings
+
     texts = []
     templates = overrides_of(report.content.root)
+    settings = Settings(content_root=Path(report.content.root), output=tmp / "out")
     if "book" in kinds:
-        books = BookRenderer(paper="a4", templates=templates)
+        books = BookRenderer(settings, templates=templates)
         texts += [("book", books.book_html(gr)[1]) for gr in report.games]
         texts.append(("book", books.front_html([books.view(gr) for gr in report.games],
                                                report.content.intro, report.content.book)))
@@ -740,7 +746,7 @@ def render_touched(report, tmp: Path, kinds: set[str]) -> list[tuple[str, str]]:
                 doc={"title": "t", "author": "a", "subject": "s", "keywords": "k",
                      "version": "0", "low": False}, sheets=made)))
     if "site" in kinds:
-        site = render_site(report, tmp / "out")
+        site = render_site(report, tmp / "out", settings)
         for p in site.rglob("*"):
             if p.is_file() and p.suffix in (".html", ".css", ".js", ".svg", ".xml", ".txt"):
                 texts.append(("site", p.read_text(errors="replace")))

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from builder import incremental
-from builder.build import build, up_to_date
+from builder.build import build, index_paper, up_to_date
 from builder.check import run_check
 from builder.incremental import MANIFEST
+from builder.settings import PAPERS, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,11 +48,15 @@ def project(tmp_path_factory):
     return content, out
 
 
-def run(content: Path, out: Path, **kw) -> dict:
+def settings(content: Path, out: Path, paper: str = "a4", **kw) -> Settings:
+    return Settings(content_root=content, output=out, paper=PAPERS[paper], **kw)
+
+
+def run(content: Path, out: Path, paper: str = "a4", **kw) -> dict:
     report = run_check(content)
     assert report.ok, [d.format() for d in report.diagnostics]
     before = snapshot(out) if out.exists() else {}
-    build(report, out, quiet=True, **kw)
+    build(report, settings(content, out, paper), **kw)
     after = snapshot(out)
     for name, (_, digest) in after.items():  # the website's copy of a PDF is that PDF
         if name.startswith("site/pdf/"):
@@ -96,9 +101,9 @@ def test_each_kind_of_input_rewrites_exactly_its_outputs(project, monkeypatch):
 
     # nothing changed: nothing rewritten, and the command line would not even check
     assert run(content, out) == set()
-    assert up_to_date(content, out, "a4", "full", False) == len(files)
-    assert up_to_date(content, out, None, "full", False) == len(files)  # index.yaml: a4
-    assert up_to_date(content, out, "letter", "full", False) is None
+    assert up_to_date(settings(content, out, "a4")) == len(files)
+    assert up_to_date(settings(content, out, index_paper(content))) == len(files)  # index.yaml: a4
+    assert up_to_date(settings(content, out, "letter")) is None
     old = snapshot(out)
 
     # one worked example's comment: its rulebook, the compendium, its site page and the

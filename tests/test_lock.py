@@ -40,7 +40,7 @@ HOLDER_WITH_CHILD = textwrap.dedent("""
     import sys, time
     from pathlib import Path
     from builder import lock
-    from builder.build import Forked
+    from builder.build.forked import Forked
     with lock.hold(Path(sys.argv[1]), "warbook build"):
         child = Forked("component sheets", lambda: time.sleep(120))
         print("held", child.process.pid, flush=True)

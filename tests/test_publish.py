@@ -40,15 +40,15 @@ NEW = {**{k: v for k, v in OLD.items() if not k.startswith("site/")}, **STAGED}
 CHILD = textwrap.dedent("""
     import sys
     from pathlib import Path
-    from builder import build
+    from builder.build import publication
     out = Path(sys.argv[1])
-    staging = build._staging(out)
+    staging = publication.make_staging(out)
     for name, text in {staged!r}.items():
         (staging / name).parent.mkdir(parents=True, exist_ok=True)
         (staging / name).write_text(text)
     (staging / ".replace-dirs").write_text("site\\n")
-    build._test_point("render")
-    build.publish(staging, out)
+    publication._test_point("render")
+    publication.publish(staging, out)
 """).format(staged=STAGED)
 
 
@@ -211,19 +211,19 @@ def test_publication_in_process_follows_the_rule(tmp_path: Path):
     """The same rule as above without a kill, in this process: the output is the staged
     files plus the previous output's others outside the site; publish returns the files the
     build wrote, as named in the output; the marker and the staging folder are gone."""
-    from builder import build
+    from builder.build import publication
 
     out = tmp_path / "output"
     old = {**OLD, "png/deep/er/x.png": "old deep"}     # a folder the build did not touch
     for name, text in old.items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_text(text)
-    staging = build._staging(out)
+    staging = publication.make_staging(out)
     for name, text in STAGED.items():
         (staging / name).parent.mkdir(parents=True, exist_ok=True)
         (staging / name).write_text(text)
     (staging / ".replace-dirs").write_text("site\n")
-    written = build.publish(staging, out)
+    written = publication.publish(staging, out)
     assert manifest(out) == {**NEW, "png/deep/er/x.png": "old deep"}
     assert written == sorted(out / name for name in STAGED)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["output"]
@@ -232,24 +232,24 @@ def test_publication_in_process_follows_the_rule(tmp_path: Path):
 def test_publication_through_a_link_in_process_keeps_the_link(tmp_path: Path):
     """An output reached by a link to a folder: the build stages beside the real folder,
     the new output takes the real folder's place, and the link stays a link to it."""
-    from builder import build
+    from builder.build import publication
 
     real = tmp_path / "disk" / "real-output"
     write_tree(real, OLD)
     link = tmp_path / "output"
     link.symlink_to(real)
-    staging = build._staging(link)
+    staging = publication.make_staging(link)
     assert staging.parent == real.parent
     write_tree(staging, STAGED)
     (staging / ".replace-dirs").write_text("site\n")
-    build.publish(staging, link)
+    publication.publish(staging, link)
     assert link.is_symlink() and link.resolve() == real.resolve()
     assert manifest(real) == NEW
     assert sorted(p.name for p in real.parent.iterdir()) == ["real-output"]
 
 
 def test_leftovers_of_ended_builds_are_removed_and_a_live_ones_kept(tmp_path: Path):
-    from builder import build
+    from builder.build import publication
 
     out = tmp_path / "output"
     (out / "site").mkdir(parents=True)
@@ -260,7 +260,7 @@ def test_leftovers_of_ended_builds_are_removed_and_a_live_ones_kept(tmp_path: Pa
     (out / f".site.old-{ended}").mkdir()
     live = tmp_path / f".output.staging-{os.getppid()}"       # the test runner's parent
     live.mkdir()
-    removed = build.clean_leftovers(out)
+    removed = publication.clean_leftovers(out)
     assert sorted(p.name for p in removed) == sorted(
         [f".output.old-{ended}", f".output.staging-{ended}", f".site.old-{ended}"])
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["output", live.name])
@@ -269,13 +269,13 @@ def test_leftovers_of_ended_builds_are_removed_and_a_live_ones_kept(tmp_path: Pa
 def test_an_old_output_moved_aside_by_a_stopped_build_comes_back(tmp_path: Path):
     """Stopped between moving the previous output aside and moving the new one in (the
     two-rename fallback): the next build puts the previous output back first."""
-    from builder import build
+    from builder.build import publication
 
     out = tmp_path / "output"
     aside = tmp_path / f".output.old-{2 ** 22 + 17}"
     (aside / "pdf").mkdir(parents=True)
     (aside / "pdf" / "war-rules.pdf").write_text("previous")
-    build.clean_leftovers(out)
+    publication.clean_leftovers(out)
     assert (out / "pdf" / "war-rules.pdf").read_text() == "previous" and not aside.exists()
 
 
@@ -297,13 +297,13 @@ def test_the_paper_index_yaml_asks_for(tmp_path: Path, index, paper):
 
 def test_two_folders_change_places_in_one_step(tmp_path: Path):
     """On Linux (the system warbook is set up on), with renameat2's exchange."""
-    from builder import build
+    from builder.build import publication
 
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()
     b.mkdir()
     (a / "from-a").write_text("a")
     (b / "from-b").write_text("b")
-    assert build._exchange(a, b) is True
+    assert publication._exchange(a, b) is True
     assert [p.name for p in a.iterdir()] == ["from-b"]
     assert [p.name for p in b.iterdir()] == ["from-a"]

@@ -246,6 +246,7 @@ def test_plain_strings_cannot_inject_markup(tmp_path: Path):
     test_check.py::test_raw_html_is_refused)."""
     from builder.check import run_check
     from builder.render.site.pages import render_site
+    from builder.settings import Settings
 
     root = tmp_path / "content"
     root.mkdir()
@@ -269,7 +270,7 @@ def test_plain_strings_cannot_inject_markup(tmp_path: Path):
     model.tagline = "</script><script>alert(1)</script>"
     model.title = "War <img src=x onerror=alert(2)>"
     model.glossary[0].term = "Deck</script>"
-    out = render_site(rep, tmp_path / "build")
+    out = render_site(rep, tmp_path / "build", Settings(root, tmp_path / "output"))
     for f in out.rglob("*"):
         if f.suffix in (".html", ".js"):
             body = f.read_text(encoding="utf-8")
@@ -283,6 +284,7 @@ def test_plain_strings_cannot_inject_markup(tmp_path: Path):
 def test_a_rule_id_the_page_needs_is_refused(tmp_path: Path):
     from builder.check import run_check
     from builder.render.site.pages import SiteError, render_site
+    from builder.settings import Settings
 
     root = tmp_path / "content"
     root.mkdir()
@@ -293,7 +295,7 @@ def test_a_rule_id_the_page_needs_is_refused(tmp_path: Path):
     rep = run_check(root)
     assert rep.ok, [str(d) for d in rep.diagnostics.errors]
     with pytest.raises(SiteError, match="war: the rule 1.1 has the id 'glossary'"):
-        render_site(rep, tmp_path / "build")
+        render_site(rep, tmp_path / "build", Settings(root, tmp_path / "output"))
 
 
 
@@ -970,6 +972,7 @@ def test_site_url_adds_absolute_addresses(tmp_path: Path):
     the game's preview image, sitemap.xml, robots.txt and 404.html's <base>."""
     from builder.check import run_check
     from builder.render.site.pages import render_site
+    from builder.settings import Settings
 
     root = tmp_path / "content"
     root.mkdir()
@@ -977,7 +980,8 @@ def test_site_url_adds_absolute_addresses(tmp_path: Path):
     (root / "index.yaml").write_text("games: [war]\n")
     rep = run_check(root)
     assert rep.ok
-    out = render_site(rep, tmp_path / "build", site_url="https://example.org/rules")
+    out = render_site(rep, tmp_path / "build", Settings(root, tmp_path / "output",
+                                                        site_url="https://example.org/rules"))
     war = (out / "war.html").read_text(encoding="utf-8")
     assert '<link rel="canonical" href="https://example.org/rules/war.html">' in war
     assert '<meta property="og:image" content="https://example.org/rules/assets/preview/war.png">' in war
@@ -993,7 +997,7 @@ def test_site_url_adds_absolute_addresses(tmp_path: Path):
         "https://example.org/rules/", "https://example.org/rules/search.html", "https://example.org/rules/war.html"]
     assert '<base href="https://example.org/rules/">' in (out / "404.html").read_text()
     # without it: no absolute address anywhere, no sitemap
-    plain = render_site(rep, tmp_path / "build2")
+    plain = render_site(rep, tmp_path / "build2", Settings(root, tmp_path / "output"))
     assert "example.org" not in (plain / "war.html").read_text() and not (plain / "sitemap.xml").exists()
     assert "<base" not in (plain / "404.html").read_text() and "canonical" not in (plain / "war.html").read_text()
 

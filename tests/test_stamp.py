@@ -7,6 +7,7 @@ page and reading the written PDF back: where its text lies, and what colour its 
 
 from __future__ import annotations
 
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
@@ -20,6 +21,7 @@ from builder.render.book.glyphs import Style, block, wrap
 from builder.render.book.pdf import (EMPTY, FELT, LABEL, OWNER, BookRenderer, BookFetcher,
                                      diagram_placements)
 from builder.render.book.stamp import Art, stamp
+from builder.settings import Settings
 
 MM = 72 / 25.4
 
@@ -32,7 +34,7 @@ def harfbuzz(file: str):
 @pytest.fixture(scope="module")
 def shipped_words(report) -> set[tuple[str, str]]:
     """Every (font file, line) the shipped rulebooks' diagrams set."""
-    books = BookRenderer()
+    books = BookRenderer(Settings(content_root=Path("content"), output=Path("output")))
     for gr in report.games:
         books.book_html(gr)
     return {(r.style.file, r.text) for art in books.fetcher.art for r in art.runs}

@@ -510,13 +510,15 @@ def test_every_context_of_a_real_build_is_plain_data(report, tmp_path: Path):
     import dataclasses
 
     from builder.build import build
+    from builder.settings import Settings
 
     two = dataclasses.replace(report, games=[g for g in report.games
                                              if g.game.slug in ("war", "ultimate")])
     log = tmp_path / "renders.jsonl"
     sandbox.WATCHERS.append(_watch_to(log))
     try:
-        build(two, tmp_path / "out", reuse=False, quiet=True)
+        build(two, Settings(content_root=Path(report.content.root), output=tmp_path / "out"),
+              reuse=False)
     finally:
         sandbox.WATCHERS.pop()
     records = [json.loads(line) for line in log.read_text().splitlines()]

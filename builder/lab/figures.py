@@ -17,6 +17,11 @@ bot for the game as printed only), which keeps a cold build's figures within the
 two minutes.
 ``WARBOOK_LAB_GAMES=N`` scales them all down to at most N (the test suite uses it); the
 sizes are part of the hash, so small figures never stand in for full ones.
+
+The figures are a stage of their own, between the check and the renderers:
+:func:`book_figures` takes the check's report and returns a new :class:`BookFigures`
+(every game's figures by slug), which the renderers receive; nothing is written into the
+report.
 """
 
 from __future__ import annotations
@@ -24,11 +29,18 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import logging
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
 
+from ..errors import WarbookError
 from ..model import Content, Game
 from .simulate import simulate
+
+log = logging.getLogger("warbook.lab.figures")
 
 BOOK_GAMES = 2000
 OPTION_GAMES = 300
@@ -79,7 +91,7 @@ def key(game: Game) -> str:
     return h.hexdigest()[:20]
 
 
-def figures(game: Game, workers: int | None = None, say=None) -> dict | None:
+def figures(game: Game, workers: int | None = None) -> dict | None:
     """The game's figures, from the cache or played now. None if it has no engine."""
     if game.gamedef is None:
         return None
@@ -90,9 +102,8 @@ def figures(game: Game, workers: int | None = None, say=None) -> dict | None:
     except (OSError, ValueError):
         pass
     games, option_games, search_games = sizes()
-    if say:
-        say(f"simulating {game.slug}: {games:,} games per line-up (the figures are cached "
-            f"in {cache_dir()})")
+    log.info(f"simulating {game.slug}: {games:,} games per line-up (the figures are cached "
+             f"in {cache_dir()})")
     report = simulate(game, games=games, option_games=option_games, seed=SEED,
                       bots=["random", "heuristic", "search"], workers=workers,
                       search_games=search_games, search_seats=False, strict=False,
@@ -107,10 +118,41 @@ def figures(game: Game, workers: int | None = None, say=None) -> dict | None:
     return report
 
 
-def all_figures(content: Content, workers: int | None = None, say=None) -> dict[str, dict]:
+def all_figures(content: Content, workers: int | None = None) -> dict[str, dict]:
     out = {}
     for g in content.games:
-        f = figures(g, workers=workers, say=say)
+        f = figures(g, workers=workers)
         if f is not None:
             out[g.slug] = f
     return out
+
+
+class FiguresError(WarbookError):
+    """A game's engine could not be played by the lab (a designer's engine that fails)."""
+
+
+@dataclass(frozen=True)
+class BookFigures:
+    """What the figures stage hands the renderers: each game's figures by slug (None for a
+    game without an engine). Read-only; the check's report is left as the check made it."""
+
+    by_slug: Mapping[str, dict | None] = field(default_factory=dict)
+
+    def of(self, slug: str) -> dict | None:
+        """The game's figures, or None (no engine, or not measured)."""
+        return self.by_slug.get(slug)
+
+
+def book_figures(report) -> BookFigures:
+    """The figures stage: every game of the check's ``report`` played once (then cached),
+    since the website shows every game even when one game is built. Raises
+    :class:`FiguresError` when a game's engine cannot be simulated."""
+    found: dict[str, dict | None] = {}
+    for game_report in report.games:
+        game = game_report.game
+        try:
+            found[game.slug] = figures(game)
+        except Exception as e:  # noqa: BLE001 - a designer's engine that cannot be simulated
+            raise FiguresError(f"{game.slug}: the balance lab could not play the game on its "
+                               f"engine: {type(e).__name__}: {e}") from None
+    return BookFigures(MappingProxyType(found))

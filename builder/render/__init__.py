@@ -8,6 +8,8 @@ objects every product renders: rules, examples, diagrams), ``markup`` (rule Mark
 typefaces), ``templating`` (the one Jinja environment and where templates are found) and
 ``errors`` (the stage's one error family, :class:`~builder.render.errors.RenderError`).
 
-Render reads the report and writes files into the folder it is given; it never imports
-the build or the command line, and reports progress through a ``say`` callback.
+Render reads the report (and the balance lab's figures, ``lab.figures.BookFigures``) and
+writes files into the folder it is given, on the paper and ink of the build's
+:class:`~builder.settings.Settings`; it never imports the build or the command line, and
+reports progress through logging (``warbook.render.<module>``).
 """

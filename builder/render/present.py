@@ -237,8 +237,10 @@ def rank_label(code: str) -> str:
 
 
 class Presenter:
-    def __init__(self, links: Links):
+    def __init__(self, links: Links, figures=None):
         self.links = links
+        #: the balance lab's figures (``lab.figures.BookFigures``), or None: no numbers
+        self.figures = figures
 
     # ------------------------------------------------------------------ game
     def game(self, gr: GameReport) -> GameView:
@@ -279,7 +281,8 @@ class Presenter:
             examples=[], glossary=[], names=dict(g.player_names),
         )
         view.all_rules = [x for t in tops for x in _walk(t)]
-        view.numbers = numbers_view(gr.figures, slug, g.accent)
+        view.numbers = numbers_view(self.figures.of(slug) if self.figures is not None else None,
+                                    slug, g.accent)
         if view.numbers is not None and view.numbers.time:
             view.time = view.numbers.time  # measured on played games, not typed
         view.table = self.opening_table(g)

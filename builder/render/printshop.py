@@ -29,6 +29,7 @@ Type 3 fonts (the diagrams' words) stay: PDF/X-4 permits them, as they are embed
 from __future__ import annotations
 
 import io
+import logging
 import os
 import zlib
 from pathlib import Path
@@ -37,6 +38,8 @@ import pikepdf
 from pikepdf import Array, Dictionary, Name, Operator
 
 from .errors import RenderError
+
+log = logging.getLogger("warbook.render.printshop")
 
 #: where Debian's libgs10-common puts Ghostscript's CMYK profile
 DEFAULT_PROFILE = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
@@ -268,12 +271,12 @@ def separate(src: Path, target: Path, profile: bytes) -> None:
             tmp.unlink(missing_ok=True)
 
 
-def separate_all(pdf_dir: Path, shop_dir: Path, profile: bytes, say=print) -> int:
+def separate_all(pdf_dir: Path, shop_dir: Path, profile: bytes) -> int:
     """The print-shop copy of every PDF in ``pdf_dir``, into ``shop_dir``; returns how many."""
     shop_dir.mkdir(parents=True, exist_ok=True)
     n = 0
     for src in sorted(pdf_dir.glob("*.pdf")):
         separate(src, shop_dir / src.name, profile)
         n += 1
-    say(f"wrote {shop_dir.name}/ ({n} PDF/X-4 CMYK copies)")
+    log.info(f"wrote {shop_dir.name}/ ({n} PDF/X-4 CMYK copies)")
     return n

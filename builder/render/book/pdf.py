@@ -26,6 +26,7 @@ from weasyprint.text.fonts import FontConfiguration
 from ... import __version__
 from ...engine.core import full_deck
 from ...model import Book
+from ...settings import Paper, Settings
 from ..fetch import CardFetcher, card_url
 from ..fonts import font_face_css
 from ..markup import Markdown, page_ref
@@ -35,11 +36,23 @@ from .glyphs import PT, Run, Style, block, wrap
 from .pagerefs import anchor_pages, fill_page_refs
 from .stamp import Art, CardForms, Placed, stamp
 
-PAPER = {"a4": "A4", "letter": "letter"}
-#: the text block's width in mm: paper width less the inner (21 mm) and outer (17 mm) margins
-TEXT_WIDTH = {"a4": 210 - 38, "letter": 215.9 - 38}
-#: the text block's height in mm: paper height less the top (19 mm) and bottom (21 mm) margins
-TEXT_HEIGHT = {"a4": 297 - 40, "letter": 279.4 - 40}
+
+
+def page_css(paper: Paper) -> str:
+    """The rulebook's page size and margins, from the paper table, as CSS given to
+    WeasyPrint after ``book.css``: every right-hand and left-hand page, the first and blank
+    ones included, has the margins the text block is measured with (``Paper.text_width``,
+    ``text_height``), whatever margins a content's own ``book.css`` gives those pages (the
+    rules here come later, with selectors at least as specific). A named page (the cover,
+    the quick reference) keeps the margins the stylesheet gives it: a page name outranks
+    these selectors, and no worked example is set on such a page."""
+    m = paper.book
+    recto = f"margin: {m.top}mm {m.outer}mm {m.bottom}mm {m.inner}mm;"
+    verso = f"margin: {m.top}mm {m.inner}mm {m.bottom}mm {m.outer}mm;"
+    return (f"@page {{ size: {paper.css}; }}\n"
+            f"@page :right {{ {recto} }}\n@page :first:right {{ {recto} }}\n"
+            f"@page :blank:right {{ {recto} }}\n"
+            f"@page :left {{ {verso} }}\n@page :blank:left {{ {verso} }}\n")
 
 
 def book_links() -> Links:
@@ -365,22 +378,26 @@ def example_height(e, text_width: float, max_cols: int = 14) -> float:
 
 
 class BookRenderer:
-    def __init__(self, paper: str = "a4", four_colour: bool = False,
-                 templates: Path | None = None, accent: str | None = None,
-                 logo: str | None = None):
-        self.paper = paper
+    """Lays out and writes rulebooks and the compendium on ``settings.paper`` (its text
+    block and margins), with the content's own templates (``templates``), accent colour,
+    logo and the balance lab's figures (``lab.figures.BookFigures``, or None)."""
+
+    def __init__(self, settings: Settings, *, templates: Path | None = None,
+                 accent: str | None = None, logo: str | None = None, figures=None):
+        self.paper = settings.paper
+        self.figures = figures
         self.env = environment(templates, extensions=["jinja2.ext.do"])
         self.env.globals["example_height"] = helper(example_height)
         self.env.globals["comment_below"] = helper(comment_below)
         self.env.globals["step_layout"] = helper(step_layout)
         self.env.globals["page_ref"] = helper(page_ref)
         self.font_config = FontConfiguration()
-        self.fetcher = BookFetcher(four_colour)
+        self.fetcher = BookFetcher(settings.four_colour)
         self.fetcher.logo = Path(logo) if logo else None
         self.env.globals["diagram_id"] = diagram_keeper(self.fetcher.art)
         self.image_cache: dict = {}
-        css_text = (font_face_css() + "\n" + f"@page {{ size: {PAPER[paper]}; }}\n"
-                    + read_template_file("book/book.css", templates)
+        css_text = (font_face_css() + "\n" + read_template_file("book/book.css", templates)
+                    + "\n" + page_css(self.paper)
                     + (f"\n:root {{ --accent: {accent}; }}\n" if accent else ""))
         self.css = CSS(string=css_text, font_config=self.font_config,
                        url_fetcher=self.fetcher)
@@ -394,7 +411,7 @@ class BookRenderer:
         self.pages = 0
 
     def view(self, game_report) -> GameView:
-        return Presenter(book_links()).game(game_report)
+        return Presenter(book_links(), self.figures).game(game_report)
 
     def _html(self, html: str, fill: bool = True):
         """Lay the HTML out (once) and, with ``fill``, fill in its page references."""
@@ -407,8 +424,9 @@ class BookRenderer:
 
     def _book(self, **kw: Any) -> dict[str, Any]:
         book = {
-            "version": __version__, "paper": self.paper, "date": _dt.date.today().isoformat(),
-            "text_width": TEXT_WIDTH[self.paper], "text_height": TEXT_HEIGHT[self.paper], "max_cols": 14, "compendium": False,
+            "version": __version__, "paper": self.paper.name, "date": _dt.date.today().isoformat(),
+            "text_width": self.paper.text_width, "text_height": self.paper.text_height,
+            "max_cols": 14, "compendium": False,
             "heading": "", "intro": "", "cover_cards": [], "tagline": "", "credits": "", "logo": "",
         }
         book.update(kw)

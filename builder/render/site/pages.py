@@ -18,6 +18,7 @@ as ``\\u003c``, so no content can put markup or a script into a page.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import shutil
@@ -30,6 +31,7 @@ from markupsafe import Markup, escape
 
 from ... import __version__
 from ...model import Game
+from ...settings import Settings
 from .. import cards as cardart
 from ..errors import RenderError
 from ..fonts import find as find_font
@@ -37,6 +39,8 @@ from ..markup import XREF, Markdown, plain
 from ..present import GameView, Links, Presenter
 from ..templating import environment, helper, overrides_of, template_file
 from . import pictures, webfonts
+
+log = logging.getLogger("warbook.render.site.pages")
 
 #: the PDFs, inside the site (``site/pdf``: hard links to, or copies of, the build's own
 #: ``pdf/`` files), so the site is whole with ``site/`` as the web root
@@ -271,8 +275,10 @@ class PdfLinks:
 
 
 class SiteRenderer:
-    def __init__(self, templates: Path | None = None) -> None:
+    def __init__(self, templates: Path | None = None, figures=None) -> None:
         self.templates = templates
+        #: the balance lab's figures (``lab.figures.BookFigures``), or None: no numbers
+        self.figures = figures
         self.env = environment(templates)
         self.env.filters["span"] = lambda widths: round(sum(widths), 3)
         self.env.filters["words"] = lambda n: NUMBER_WORDS.get(n, str(n))
@@ -284,7 +290,7 @@ class SiteRenderer:
 
     # ------------------------------------------------------------------ views
     def views(self, report) -> list[GameView]:
-        presenter = Presenter(site_links())
+        presenter = Presenter(site_links(), self.figures)
         views = []
         for gr in report.games:
             v = presenter.game(gr)
@@ -496,20 +502,21 @@ def result_text(result: str, names: dict[str, str]) -> str:
     return f"{names.get(result, result)} wins the game."
 
 
-def render_site(report, staging: Path, say: Callable[[str], None] | None = None,
-                site_url: str | None = None) -> Path:
-    """Write the whole website into ``staging / "site"`` and return that folder."""
+def render_site(report, staging: Path, settings: Settings, *, figures=None) -> Path:
+    """Write the whole website into ``staging / "site"`` and return that folder; its
+    absolute address is ``settings.site_url``, its "By the numbers" come from ``figures``
+    (``lab.figures.BookFigures``, or None)."""
     t0 = time.perf_counter()
     out = Path(staging) / "site"
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    counts = SiteRenderer(overrides_of(report.content.root)).render(
-        report, out, pdf_dir=Path(staging) / "pdf", site_url=site_url)
-    if say is not None:
+    counts = SiteRenderer(overrides_of(report.content.root), figures).render(
+        report, out, pdf_dir=Path(staging) / "pdf", site_url=settings.site_url)
+    if log.isEnabledFor(logging.INFO):
         files = sum(1 for p in out.rglob("*") if p.is_file())
-        say(f"wrote site/ ({counts['pages']} pages, {counts['cards']} card images, {files} files) "
-            f"in {time.perf_counter() - t0:.2f} s")
+        log.info(f"wrote site/ ({counts['pages']} pages, {counts['cards']} card images, "
+                 f"{files} files) in {time.perf_counter() - t0:.2f} s")
     return out
 
 

@@ -1,0 +1,185 @@
+"""The build: a passing check's report, through the figures stage and every product, into
+the output folder.
+
+:func:`build` holds the output's lock; :func:`render_into` is the pipeline: the parts the
+products declare (:mod:`.products`) are keyed from their inputs, those unchanged since the
+previous build are carried over, the balance figures are measured (their own stage,
+:func:`builder.lab.figures.book_figures`), every product renders its due parts into a
+staging folder in three phases, the manifest is written and the staging folder is
+published in one atomic exchange (:mod:`.publication`). A build that fails or is
+interrupted, at any moment, leaves the previous output whole.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+from pathlib import Path
+
+from .. import incremental as inc
+from .. import lock, machine
+from ..check import Report
+from ..diagnostics import Diagnostic
+from ..render.errors import RenderError
+from ..settings import Settings
+from .errors import BuildError
+from .products import PRODUCTS, Job, key_of, parts_of, pdf_stamps, product_of
+from .publication import make_staging, publish
+
+log = logging.getLogger("warbook.build")
+
+#: the phases every product is called through, in this order (see :mod:`.products`)
+PHASES = ("begin", "render", "finish")
+
+
+def build(report: Report, settings: Settings, *, game: str | None = None,
+          reuse: bool = True, site_only: bool = False) -> int:
+    """Render everything into ``settings.output`` (see :func:`render_into`), holding the
+    output's lock (:mod:`builder.lock`); returns 0. Raises :class:`BuildError` (and leaves
+    the output as it was) when any stage fails, when another live process is building into
+    the output, and when the machine fails (a full disk, a read-only, immutable or busy
+    folder, a file missing or refused: :mod:`builder.machine` names the cause and the path
+    as the user knows it)."""
+    out = Path(settings.output)
+    machine.track_writes()
+    try:
+        with lock.hold(out, "warbook build"):
+            return render_into(report, settings, game=game, reuse=reuse, site_only=site_only)
+    except lock.Busy as e:
+        raise BuildError(str(e)) from None
+    except lock.CannotLock as e:
+        raise BuildError(f"cannot lock the output {e.out}: {machine.describe(e.error)}") from None
+    except OSError as e:
+        if not machine.is_machine(e):
+            raise
+        raise BuildError(machine.describe(e)) from None
+
+
+def render_into(report: Report, settings: Settings, *, game: str | None = None,
+                reuse: bool = True, site_only: bool = False) -> int:
+    """Render everything into ``settings.output``; returns 0. Raises :class:`BuildError`
+    (and leaves the output as it was) when any stage fails, in this process or a forked one.
+
+    With ``reuse`` (the default), every part of the build whose inputs did not change since
+    the previous build into the output (see :mod:`builder.incremental`) is carried over
+    instead of rendered again. ``game`` renders that game's rulebook, components and the
+    website; the compendium and the deck are carried over from the previous output as they
+    are. ``site_only`` renders the website alone and carries everything else over
+    (``serve`` shows the new page first, then builds the rest). With
+    ``settings.print_shop`` (a CMYK ICC profile) the build also writes ``print-shop/``; a
+    build without it leaves no ``print-shop/`` behind, so no copy outlives its PDF."""
+    from ..render import fonts
+    from ..render.book.glyphs import face
+
+    fonts.use(report.content.book.fonts)   # the content's own typefaces, if it has them
+    face.cache_clear()
+    for path in fonts.replaced_files():  # still there since the check? (OSError if not)
+        with open(path, "rb"):
+            pass
+
+    games = report.games
+    if game is not None:
+        games = [g for g in games if g.game.slug == game]
+        if not games:
+            known = ", ".join(g.game.slug for g in report.games)
+            raise BuildError(f"no game '{game}' (games: {known})")
+    out = Path(settings.output)
+    inputs = inc.Inputs(report.content.root, settings.key())
+    old = inc.Manifest.read(out) if reuse else inc.Manifest()
+    new = inc.Manifest(check=dict(old.check))
+    parts = ["site"] if site_only else parts_of([g.game.slug for g in games],
+                                                whole=game is None)
+    keys = {p: key_of(p, inputs) for p in parts if not product_of(p).late}
+    reused = {p for p in keys if reuse and old.intact(p, keys[p], out)}
+    if game is not None or site_only:  # carried over as they are, keys and all
+        for p, entry in old.units.items():
+            if p not in keys and old.intact(p, entry.get("key"), out):
+                new.units[p] = entry
+    from ..lab.figures import FiguresError, book_figures
+
+    try:
+        figures = book_figures(report)  # every game: the website shows them all
+    except FiguresError as e:
+        raise BuildError(str(e)) from None
+    staging = make_staging(out)
+    t0 = time.perf_counter()
+    job = Job(report=report, settings=settings, figures=figures, games=games,
+              staging=staging, out=out, inputs=inputs, old=old, reuse=reuse, keys=keys,
+              reused=reused)
+    try:
+        job.pdf_dir.mkdir()
+        carried = [p for p in parts if p in reused] + [p for p in new.units
+                                                       if p not in parts and p != "site"]
+        for p in carried:
+            inc.link_into(out, staging, (old.units[p].get("files") or {}).keys())
+        job.todo = {product.name: [p for p in parts if product_of(p) is product
+                                   and p not in reused] for product in PRODUCTS}
+        for phase in PHASES:
+            for product in PRODUCTS:
+                getattr(product, phase)(job, job.todo[product.name])
+        with open(staging / ".replace-dirs", "a") as f:
+            f.write("".join(f"{p.replaces}\n" for p in PRODUCTS if p.replaces))
+        for p in parts:
+            product = product_of(p)
+            files = sorted(f for f in product.files(p, staging) if f.is_file())
+            new.units[p] = {"key": keys[p], "files": inc.stat_files(staging, files),
+                            **product.record(p, job)}
+        new.check = {"ok": True, "games": [g.game.slug for g in report.games]}
+        new.write(staging)
+        publish(staging, out)
+    except (RenderError, Diagnostic) as e:  # a template's fault is a located Diagnostic
+        raise BuildError(str(e), located=isinstance(e, Diagnostic)) from None
+    finally:
+        for child in job.children:
+            child.kill()
+        shutil.rmtree(staging, ignore_errors=True)
+    rebuilt = [p for p in parts if p not in reused]
+    if reused:
+        n = sum(len(old.units[p].get("files") or {}) for p in reused)
+        log.info(f"reused {len(reused)} of {len(parts)} parts unchanged ({n} files): "
+                 f"{', '.join(sorted(reused))}")
+    for note in job.notes:
+        log.info(note)
+    total = sum(len(e.get("files") or {}) for e in new.units.values())
+    log.info(f"built {', '.join(rebuilt) or 'nothing'} into {out} "
+             f"({total} files in place) in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+def index_paper(content_root: Path) -> str | None:
+    """``book.paper`` of the content's ``index.yaml`` (a4 when it says none); None when
+    the file cannot be read as YAML (then the check will say why)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load((Path(content_root) / "index.yaml").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return "a4"
+    except (OSError, ValueError, yaml.YAMLError):
+        return None
+    book = data.get("book") if isinstance(data, dict) else None
+    paper = book.get("paper", "a4") if isinstance(book, dict) else "a4"
+    return paper if isinstance(paper, str) else None
+
+
+def up_to_date(settings: Settings) -> int | None:
+    """If the previous whole build into ``settings.output`` was made from exactly these
+    inputs and its files are untouched, the number of its files (nothing needs doing, not
+    even the check: the same inputs passed it); else None. Cheap: it hashes the inputs and
+    stats the outputs, and loads no renderer."""
+    out = Path(settings.output)
+    old = inc.Manifest.read(out)
+    if not old.units or not old.check.get("ok"):
+        return None
+    inputs = inc.Inputs(settings.content_root, settings.key())
+    if sorted(old.check.get("games") or []) != inputs.slugs:
+        return None
+    parts = parts_of(inputs.slugs, whole=True)
+    if set(parts) != set(old.units):
+        return None
+    pdfs = pdf_stamps(out / "pdf")
+    for p in parts:
+        if not old.intact(p, key_of(p, inputs, pdfs), out):
+            return None
+    return sum(len(old.units[p].get("files") or {}) for p in parts)
