@@ -28,6 +28,34 @@ from .render.errors import RenderError
 from .render.templating import overrides_of
 
 
+def _settings_adapter(old_build, old_up_to_date):
+    """adapter (dropped at merge): ``build(report, settings, *, game, reuse, site_only)`` and
+    ``up_to_date(settings)`` of the shared contract over this file's keyword signatures; a
+    bug in a forked stage comes out as an InternalError. Old-style calls pass through."""
+    from .errors import InternalError
+    from .settings import Settings
+
+    def build(report, settings, *args, **kw):
+        if not isinstance(settings, Settings):
+            return old_build(report, settings, *args, **kw)
+        try:
+            return old_build(report, settings.output, paper=settings.paper.name,
+                             ink=settings.ink, four_colour=settings.four_colour,
+                             site_url=settings.site_url, print_shop=settings.print_shop, **kw)
+        except BuildError as e:
+            if e.internal:
+                raise InternalError(str(e)) from None
+            raise
+
+    def up_to_date(settings, *args, **kw):
+        if not isinstance(settings, Settings):
+            return old_up_to_date(settings, *args, **kw)
+        return old_up_to_date(settings.content_root, settings.output, settings.paper.name,
+                              settings.ink, settings.four_colour, settings.site_url)
+
+    return build, up_to_date
+
+
 class BuildError(WarbookError):
     """The build failed and published nothing; the message says why (shown by the CLI).
     ``internal`` marks a bug in warbook (an unexpected exception in a forked stage), which
@@ -579,3 +607,6 @@ def _run_child(work, send, parent: int | None = None) -> None:
     send.close()
     sys.stdout.flush()
     sys.stderr.flush()
+
+
+build, up_to_date = _settings_adapter(build, up_to_date)  # adapter (dropped at merge)
