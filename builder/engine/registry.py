@@ -18,8 +18,8 @@ engine file, line) says what went wrong.
 
 from __future__ import annotations
 
-import difflib
 import importlib.util
+import logging
 import sys
 import traceback
 from functools import lru_cache
@@ -27,7 +27,10 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
 from .core import GameDef
+from ..diagnostics import suggest
 from ..errors import WarbookError
+
+log = logging.getLogger("warbook.engine.registry")
 
 ENTRY_POINT_GROUP = "warbook.engines"
 ENGINE_FILE = "engine.py"
@@ -66,6 +69,7 @@ def _check_gamedef(obj, where: str) -> GameDef:
 @lru_cache(maxsize=None)
 def _installed(name: str) -> GameDef:
     ep = _entry_points()[name]
+    log.debug(f"loading the {name} engine from {ep.value}")
     try:
         obj = ep.load()
     except Exception as e:  # noqa: BLE001 - a broken plugin is reported, not raised
@@ -78,6 +82,7 @@ def load_engine_file(path: Path) -> GameDef:
     """Import a game folder's ``engine.py`` under a module name of its own and return its
     ``GAME``. An error in the file is reported with the file's line."""
     path = Path(path).resolve()
+    log.debug(f"loading the engine file {path}")
     modname = "warbook_content_engine_" + "".join(
         c if c.isalnum() else "_" for c in path.parent.name) + f"_{abs(hash(str(path))):x}"
     spec = importlib.util.spec_from_file_location(modname, path)
@@ -115,9 +120,8 @@ def find_engine(name: str | None, game_dir: Path | None = None) -> GameDef:
     if name in _entry_points():
         return _installed(name)
     known = available_engines()
-    close = difflib.get_close_matches(name, known, n=1)
-    hint = f"; did you mean '{close[0]}'?" if close else ""
-    raise EngineError(f"unknown engine '{name}' (available: {', '.join(known) or 'none'}){hint}")
+    raise EngineError(f"unknown engine '{name}' (available: {', '.join(known) or 'none'})"
+                      f"{suggest(name, known)}")
 
 
 def registered_engines() -> dict[str, GameDef]:
