@@ -145,7 +145,7 @@ def make_settings(args):
 
     content, out = Path(args.content), Path(args.out)
     try:
-        site_url = normalise_url(args.site_url)
+        site_url = normalise_url(args.site_url) or None
     except SiteError as e:
         raise CommandError(f"--site-url: {e}") from None
     shop = None
@@ -466,10 +466,20 @@ def error_text(e: WarbookError) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    from . import logs, machine
+    from . import logs
 
     logs.install(logs.LEVELS["verbose" if args.verbose else "quiet" if args.quiet
                              else "default"])
+    try:
+        return run(args)
+    finally:
+        logs.uninstall()
+
+
+def run(args) -> int:
+    """Run the parsed command; every error ends here, as the module's docstring says."""
+    from . import machine
+
     log.debug(f"warbook {__version__}: {args.command}")
     machine.track_writes()  # so that a full disk names the file being written
     try:

@@ -3,7 +3,7 @@
 Every module logs to ``logging.getLogger("warbook.<module>")``: progress as ``info`` (the
 words a user reads: "wrote pdf/war-rules.pdf (12 pages)"), detail for debugging as
 ``debug``, problems as ``warning`` and ``error``. Only the command line installs the handler
-(:func:`install`, once per command): information goes to standard output, warnings and
+(:func:`install`, once per command, and :func:`uninstall` after it): information goes to standard output, warnings and
 errors to standard error, each message as it is, with nothing added. ``--verbose`` shows
 the debug lines too, ``--quiet`` only the warnings and errors.
 
@@ -54,7 +54,12 @@ def install(level: int = logging.INFO) -> logging.Logger:
     return logger
 
 
-def set_level(level: int) -> None:
-    """Change how much the installed handler shows (``serve`` keeps the builds' progress
-    lines to itself this way)."""
-    logging.getLogger(ROOT).setLevel(level)
+def uninstall() -> None:
+    """Take the handler away again and leave the ``warbook`` logger as Python made it (at
+    the end of a command run in a process that goes on: a test, a script)."""
+    logger = logging.getLogger(ROOT)
+    for handler in list(logger.handlers):
+        if isinstance(handler, TerminalHandler):
+            logger.removeHandler(handler)
+    logger.setLevel(logging.NOTSET)
+    logger.propagate = True
