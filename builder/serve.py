@@ -335,30 +335,50 @@ def remember_yaml() -> None:
 
 
 #: the loggers of the build's stages, and the least level of their messages ``serve`` shows
-#: while it builds the website alone (nothing: the page reloads) and then the rest (the
-#: build's summary lines, not each file written)
+#: while it builds the website alone (none: the page reloads) and then the rest (the
+#: build's summary, see :class:`BuildSummary`, not each file written)
 SITE_PASS = {"warbook.build": logging.WARNING, "warbook.render": logging.WARNING,
              "warbook.lab": logging.WARNING}
 REST_PASS = {"warbook.render": logging.WARNING, "warbook.lab": logging.WARNING}
 
 
+class BuildSummary(logging.Filter):
+    """Of the build's progress, only its summary ("reused ...", "built ..."), indented under
+    ``serve``'s own lines; every warning and error, and every other module's line, as is."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING or not record.name.startswith("warbook.build"):
+            return True
+        text = record.getMessage()
+        if not text.startswith(("built", "reused")):
+            return False
+        record.msg, record.args = "  " + text, ()
+        return True
+
+
 @contextlib.contextmanager
-def at_least(levels: dict[str, int]) -> Iterator[None]:
-    """Raise each named logger's level to at least the given one for the ``with`` block
-    (never lower it: ``--quiet`` stays quiet), unless ``--verbose`` asked to see all."""
+def quieter(levels: dict[str, int], only: logging.Filter | None = None) -> Iterator[None]:
+    """For the ``with`` block, raise each named logger's level to at least the given one
+    (never lower it: ``--quiet`` stays quiet) and pass what is shown through ``only``;
+    nothing changes when ``--verbose`` asked to see everything."""
     if log.isEnabledFor(logging.DEBUG):
         yield
         return
     saved = {name: logging.getLogger(name).level for name in levels}
+    handlers = logging.getLogger("warbook").handlers if only else []
     try:
         for name, level in levels.items():
             logger = logging.getLogger(name)
             if logger.getEffectiveLevel() < level:
                 logger.setLevel(level)
+        for handler in handlers:
+            handler.addFilter(only)
         yield
     finally:
         for name, level in saved.items():
             logging.getLogger(name).setLevel(level)
+        for handler in handlers:
+            handler.removeFilter(only)
 
 
 def settings_now(settings, report, paper_from_book: bool):
@@ -392,9 +412,9 @@ def rebuild(settings, shown: Callable[[str | None], None],
         return text
     settings = settings_now(settings, report, paper_from_book)
     out = settings.output
-    for site_only, levels in ((True, SITE_PASS), (False, REST_PASS)):
+    for site_only, levels, only in ((True, SITE_PASS, None), (False, REST_PASS, BuildSummary())):
         try:
-            with at_least(levels):
+            with quieter(levels, only):
                 build(report, settings, site_only=site_only)
         except WarbookError as e:
             from .diagnostics import Diagnostic
