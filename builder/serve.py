@@ -388,7 +388,8 @@ def settings_now(settings, report, paper_from_book: bool):
 
     from .settings import PAPERS
 
-    paper = PAPERS.get(str(report.content.book.paper)) if paper_from_book else None
+    named = report.content.book.paper  # a paper's name ("a4"), or the Paper itself
+    paper = PAPERS.get(str(getattr(named, "name", named))) if paper_from_book else None
     if paper is None or paper == settings.paper:
         return settings
     return dataclasses.replace(settings, paper=paper)

@@ -199,6 +199,20 @@ def test_serve_takes_the_same_options_as_build(tmp_path, monkeypatch):
     assert serve_options - build_options == {"port"}
 
 
+def test_serve_follows_the_books_paper_unless_a_flag_chose_it(tmp_path):
+    """``index.yaml`` edited while ``serve`` runs: its ``book.paper`` is followed, unless
+    ``--paper`` was given."""
+    from types import SimpleNamespace
+
+    from builder.serve import settings_now
+
+    started = Settings(content_root=tmp_path, output=tmp_path / "o")
+    now = SimpleNamespace(content=SimpleNamespace(book=SimpleNamespace(paper="letter")))
+    assert settings_now(started, now, paper_from_book=True) == dataclasses.replace(
+        started, paper=PAPERS["letter"])
+    assert settings_now(started, now, paper_from_book=False) is started
+
+
 def test_the_command_line_prints_through_one_handler_in_a_real_process(tmp_path):
     """In a real process: progress on standard output, problems on standard error."""
     content = war_only(tmp_path)
