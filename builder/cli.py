@@ -64,7 +64,7 @@ def show_diagnostics(diagnostics) -> None:
 def print_report(report) -> None:
     """The check's problems (standard error), then a line per game and the totals."""
     show_diagnostics(report.diagnostics)
-    c = report.counts()
+    counts = report.counts()
     for g in report.games:
         if g.game.gamedef is None:
             log.info(f"{g.game.slug}: not checked: its engine could not be loaded (see the "
@@ -80,7 +80,7 @@ def print_report(report) -> None:
     n_err = len(report.diagnostics.errors)
     n_warn = len(report.diagnostics) - n_err
     log.info(f"checked {len(report.games)} games, {report.example_count} examples: "
-             f"{c['pass']} passed, {c['fail'] + c['error']} failed; "
+             f"{counts['pass']} passed, {counts['fail'] + counts['error']} failed; "
              f"{n_err} error{'s' if n_err != 1 else ''}"
              + (f", {n_warn} warning{'s' if n_warn != 1 else ''}" if n_warn else ""))
 
@@ -361,91 +361,93 @@ def option_parsers() -> dict[str, argparse.ArgumentParser]:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="warbook", description=(
+    """Every command and its flags (the shared ones from :func:`option_parsers`)."""
+    command_line = argparse.ArgumentParser(prog="warbook", description=(
         "Prove card-game rules by replaying their worked examples, and render them "
         "as rulebooks, print-and-play sheets and a website."))
-    ap.add_argument("--version", action="version", version=f"warbook {__version__}")
-    sub = ap.add_subparsers(dest="command", required=True)
+    command_line.add_argument("--version", action="version", version=f"warbook {__version__}")
+    sub = command_line.add_subparsers(dest="command", required=True)
     shared = option_parsers()
     every, content, output = shared["every"], shared["content"], shared["output"]
 
-    c = sub.add_parser("check", parents=[every, content],
+    check = sub.add_parser("check", parents=[every, content],
                        help="load the content and replay every worked example")
-    c.add_argument("--json", action="store_true", help="print a machine-readable report")
-    c.add_argument("--game", metavar="SLUG", help="check one game only")
-    c.add_argument("--balance", action="store_true",
+    check.add_argument("--json", action="store_true", help="print a machine-readable report")
+    check.add_argument("--game", metavar="SLUG", help="check one game only")
+    check.add_argument("--balance", action="store_true",
                    help="also test each game's balance claims (balance: in game.yaml) on "
                         "simulated games")
-    c.add_argument("--games", type=int, default=None, metavar="N",
+    check.add_argument("--games", type=int, default=None, metavar="N",
                    help="with --balance: games per line-up (default: balance.games, else 2000)")
-    c.add_argument("--workers", type=int, default=None, metavar="N",
+    check.add_argument("--workers", type=int, default=None, metavar="N",
                    help="worker processes for simulation (default: every core)")
-    c.set_defaults(func=cmd_check)
+    check.set_defaults(func=cmd_check)
 
-    m = sub.add_parser("simulate", parents=[every, content],
+    simulate = sub.add_parser("simulate", parents=[every, content],
                        help="play seeded games and report length, draws, cap hits, seat edge "
                             "and skill edge with 95%% intervals")
-    m.add_argument("game", metavar="GAME", help="the game's slug")
-    m.add_argument("--games", type=int, default=2000, metavar="N",
+    simulate.add_argument("game", metavar="GAME", help="the game's slug")
+    simulate.add_argument("--games", type=int, default=2000, metavar="N",
                    help="games per line-up (default 2000)")
-    m.add_argument("--bots", default=None, metavar="A,B",
+    simulate.add_argument("--bots", default=None, metavar="A,B",
                    help="the bots to play: random, heuristic, search (default: random and "
                         "heuristic where the game has decisions)")
-    m.add_argument("--seed", type=int, default=0, metavar="S")
-    m.add_argument("--workers", type=int, default=None, metavar="N",
+    simulate.add_argument("--seed", type=int, default=0, metavar="S")
+    simulate.add_argument("--workers", type=int, default=None, metavar="N",
                    help="worker processes (default: every core); the figures do not change")
-    m.add_argument("--search-games", type=int, default=None, metavar="N",
+    simulate.add_argument("--search-games", type=int, default=None, metavar="N",
                    help="games per line-up with the search bot in it (default: the smaller "
                         "of --games and 200)")
-    m.add_argument("--no-options", action="store_true",
+    simulate.add_argument("--no-options", action="store_true",
                    help="only the game as printed, not each option value")
-    m.add_argument("--json", action="store_true", help="print the figures as JSON")
-    m.set_defaults(func=cmd_simulate)
+    simulate.add_argument("--json", action="store_true", help="print the figures as JSON")
+    simulate.set_defaults(func=cmd_simulate)
 
-    b = sub.add_parser("build", parents=[every, content, output],
+    build = sub.add_parser("build", parents=[every, content, output],
                        help="check, then render everything into the output folder")
-    b.add_argument("--game", metavar="SLUG",
+    build.add_argument("--game", metavar="SLUG",
                    help="build one game only (its rulebook, components and site page)")
-    b.add_argument("--clean", action="store_true",
+    build.add_argument("--clean", action="store_true",
                    help="render everything again instead of reusing unchanged outputs")
-    b.set_defaults(func=cmd_build)
+    build.set_defaults(func=cmd_build)
 
-    s = sub.add_parser("serve", parents=[every, content, output],
+    serve = sub.add_parser("serve", parents=[every, content, output],
                        help="build, serve on 127.0.0.1, rebuild and reload the browser on "
                             "every save")
-    s.add_argument("--port", type=int, default=8000, metavar="N",
+    serve.add_argument("--port", type=int, default=8000, metavar="N",
                    help="the port on 127.0.0.1 (default 8000; 0 picks a free one)")
-    s.set_defaults(func=cmd_serve)
+    serve.set_defaults(func=cmd_serve)
 
-    r = sub.add_parser("record", parents=[every, content],
+    record = sub.add_parser("record", parents=[every, content],
                        help="fill in an example's expectations from the engine, as a draft "
                             "to review")
-    r.add_argument("game", nargs="?", metavar="GAME", help="the game's slug")
-    r.add_argument("file", nargs="?", metavar="FILE",
+    record.add_argument("game", nargs="?", metavar="GAME", help="the game's slug")
+    record.add_argument("file", nargs="?", metavar="FILE",
                    help="an example file with its setup and decisions (filled in in place)")
-    r.add_argument("--bots", action="store_true",
+    record.add_argument("--bots", action="store_true",
                    help="record a game played by the engine's bots, as the next example")
-    r.add_argument("--seed", type=int, default=1, help="the bots' and chance's seed (default 1)")
-    r.add_argument("--steps", type=int, default=6, metavar="N",
+    record.add_argument("--seed", type=int, default=1,
+                        help="the bots' and chance's seed (default 1)")
+    record.add_argument("--steps", type=int, default=6, metavar="N",
                    help="how many steps of the bot game to record (default 6)")
-    r.add_argument("--update", metavar="FILE",
+    record.add_argument("--update", metavar="FILE",
                    help="rewrite an existing example's expectations after a rules change, "
                         "and show what changed")
-    r.set_defaults(func=cmd_record)
+    record.set_defaults(func=cmd_record)
 
-    n = sub.add_parser("new", help="start a new game or a new worked example")
-    n_sub = n.add_subparsers(dest="what", required=True)
-    ng = n_sub.add_parser("game", parents=[every, content],
+    new = sub.add_parser("new", help="start a new game or a new worked example")
+    new_what = new.add_subparsers(dest="what", required=True)
+    new_game = new_what.add_parser("game", parents=[every, content],
                           help="write a new game folder that passes check and build")
-    ng.add_argument("name", metavar="SLUG", help="the game's folder name, such as my-war")
-    ng.add_argument("--from", dest="source", metavar="SLUG",
+    new_game.add_argument("name", metavar="SLUG", help="the game's folder name, such as my-war")
+    new_game.add_argument("--from", dest="source", metavar="SLUG",
                     help="copy this game's folder instead of starting from classic War")
-    ng.set_defaults(func=cmd_new)
-    ne = n_sub.add_parser("example", parents=[every, content],
+    new_game.set_defaults(func=cmd_new)
+    new_example = new_what.add_parser("example", parents=[every, content],
                           help="write the next numbered example of a game")
-    ne.add_argument("name", metavar="GAME", help="the game's slug")
-    ne.set_defaults(func=cmd_new)
-    return ap
+    new_example.add_argument("name", metavar="GAME", help="the game's slug")
+    new_example.set_defaults(func=cmd_new)
+    return command_line
 
 
 # --------------------------------------------------------------------------- the one root

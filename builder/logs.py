@@ -3,9 +3,10 @@
 Every module logs to ``logging.getLogger("warbook.<module>")``: progress as ``info`` (the
 words a user reads: "wrote pdf/war-rules.pdf (12 pages)"), detail for debugging as
 ``debug``, problems as ``warning`` and ``error``. Only the command line installs the handler
-(:func:`install`, once per command, and :func:`uninstall` after it): information goes to standard output, warnings and
-errors to standard error, each message as it is, with nothing added. ``--verbose`` shows
-the debug lines too, ``--quiet`` only the warnings and errors.
+(:func:`install` before a command, :func:`uninstall` after it): information goes to
+standard output, warnings and errors to standard error, each message as it is, with
+nothing added. ``--verbose`` shows the debug lines too, ``--quiet`` only the warnings and
+errors.
 
 The handler looks up ``sys.stdout``/``sys.stderr`` when it writes, not when it is made, so
 output redirected after the start (a test's capture, ``contextlib.redirect_stdout``) gets

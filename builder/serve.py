@@ -491,9 +491,11 @@ def serve_locked(settings, port: int = 8000, paper_from_book: bool = True,
         log.info(f"serving {out} at {url}  (Ctrl-C stops)")
         if ready is not None:
             ready(url)
-        for changes in watchfiles.watch(*watched(content), watch_filter=lambda c, p: not ignore(c, p),
+        for changes in watchfiles.watch(*watched(content),
+                                        watch_filter=lambda c, p: not ignore(c, p),
                                         stop_event=stop, debounce=400, step=50,
-                                        raise_interrupt=True, rust_timeout=0, yield_on_timeout=False):
+                                        raise_interrupt=True, rust_timeout=0,
+                                        yield_on_timeout=False):
             names = sorted({os.path.relpath(p, content) if p.startswith(str(content)) else
                             os.path.basename(p) for _, p in changes})
             log.info(f"changed: {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}")

@@ -26,9 +26,9 @@ from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
-from .core import GameDef
 from ..diagnostics import suggest
 from ..errors import WarbookError
+from .core import GameDef
 
 log = logging.getLogger("warbook.engine.registry")
 
