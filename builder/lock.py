@@ -18,12 +18,16 @@ only the process that took the lock holds it.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
+
 from .errors import WarbookError
+
+log = logging.getLogger("warbook.lock")
 
 #: lock file path -> (file descriptor, the process that holds it)
 _held: dict[str, tuple[int, int]] = {}
@@ -34,7 +38,9 @@ class CannotLock(WarbookError):
     is the system's error (see :func:`builder.machine.describe`)."""
 
     def __init__(self, out: Path, error: OSError):
-        super().__init__(f"cannot lock the output {out}: {error}")
+        from .machine import describe
+
+        super().__init__(f"cannot lock the output {out}: {describe(error)}")
         self.out, self.error = out, error
 
 
@@ -76,6 +82,7 @@ def hold(out: Path, command: str) -> Iterator[None]:
     except OSError as e:
         raise CannotLock(Path(out), e) from None
     _held[key] = (fd, os.getpid())
+    log.debug(f"locked {out} ({path}) for {command}")
     try:
         yield
     finally:

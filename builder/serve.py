@@ -25,8 +25,10 @@ starting with a dot (the build manifest, hidden files) 404; never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import http.server
+import logging
 import os
 import re
 import signal
@@ -35,10 +37,12 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 from urllib.parse import unquote_to_bytes, urlsplit
 
 from .errors import WarbookError
+
+log = logging.getLogger("warbook.serve")
 
 PREFIX = "/__warbook/"
 #: the longest request path served (bytes of the request target, before decoding)
@@ -244,8 +248,8 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
         e = sys.exc_info()[1]
         if isinstance(e, (ConnectionError, TimeoutError)):
             return
-        print(f"warbook serve: internal error answering a request: {type(e).__name__}: {e} "
-              f"(a bug in warbook; WARBOOK_DEBUG=1 shows the traceback)", file=sys.stderr)
+        log.error(f"warbook serve: internal error answering a request: {type(e).__name__}: "
+                  f"{e} (a bug in warbook; WARBOOK_DEBUG=1 shows the traceback)")
         if os.environ.get("WARBOOK_DEBUG"):
             super().handle_error(request, client_address)
 
@@ -330,77 +334,131 @@ def remember_yaml() -> None:
     loader.load_yaml = load_yaml
 
 
-def rebuild(content: Path, out: Path, say: Callable[[str], None],
-            shown: Callable[[str | None], None]) -> str | None:
+#: the loggers of the build's stages, and the least level of their messages ``serve`` shows
+#: while it builds the website alone (none: the page reloads) and then the rest (the
+#: build's summary, see :class:`BuildSummary`, not each file written)
+SITE_PASS = {"warbook.build": logging.WARNING, "warbook.render": logging.WARNING,
+             "warbook.lab": logging.WARNING}
+REST_PASS = {"warbook.render": logging.WARNING, "warbook.lab": logging.WARNING}
+
+
+class BuildSummary(logging.Filter):
+    """Of the build's progress, only its summary ("reused ...", "built ..."), indented under
+    ``serve``'s own lines; every warning and error, and every other module's line, as is."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING or not record.name.startswith("warbook.build"):
+            return True
+        text = record.getMessage()
+        if not text.startswith(("built", "reused")):
+            return False
+        record.msg, record.args = "  " + text, ()
+        return True
+
+
+@contextlib.contextmanager
+def quieter(levels: dict[str, int], only: logging.Filter | None = None) -> Iterator[None]:
+    """For the ``with`` block, raise each named logger's level to at least the given one
+    (never lower it: ``--quiet`` stays quiet) and pass what is shown through ``only``;
+    nothing changes when ``--verbose`` asked to see everything."""
+    if log.isEnabledFor(logging.DEBUG):
+        yield
+        return
+    saved = {name: logging.getLogger(name).level for name in levels}
+    handlers = logging.getLogger("warbook").handlers if only else []
+    try:
+        for name, level in levels.items():
+            logger = logging.getLogger(name)
+            if logger.getEffectiveLevel() < level:
+                logger.setLevel(level)
+        for handler in handlers:
+            handler.addFilter(only)
+        yield
+    finally:
+        for name, level in saved.items():
+            logging.getLogger(name).setLevel(level)
+        for handler in handlers:
+            handler.removeFilter(only)
+
+
+def settings_now(settings, report, paper_from_book: bool):
+    """The settings of this rebuild: ``book.paper`` of the content as it is now, when no
+    ``--paper`` was given (an edited ``index.yaml`` is followed)."""
+    import dataclasses
+
+    from .settings import PAPERS
+
+    named = report.content.book.paper  # a paper's name ("a4"), or the Paper itself
+    paper = PAPERS.get(str(getattr(named, "name", named))) if paper_from_book else None
+    if paper is None or paper == settings.paper:
+        return settings
+    return dataclasses.replace(settings, paper=paper)
+
+
+def rebuild(settings, shown: Callable[[str | None], None],
+            paper_from_book: bool = True) -> str | None:
     """Check, then build the website alone and call ``shown`` (the page can reload), then
     build the rest (the PDFs and sheets the change touches). Returns None, or what went
     wrong, as the terminal shows it (``shown`` is called with it too)."""
-    import contextlib
-    import io
-
-    from .build import BuildError, build
+    from .build import build
     from .check import run_check
     from .incremental import Manifest
 
     t0 = time.perf_counter()
     first_key = None
-    report = run_check(content)
+    report = run_check(settings.content_root)
     if not report.ok:
         text = "\n".join(d.format() for d in report.diagnostics.errors)
         shown(text)
         return text
-    from .settings import PAPERS, Settings
-
-    settings = Settings(content_root=content, output=out,
-                        paper=PAPERS[report.content.book.paper])
-    for site_only in (True, False):
-        buf = io.StringIO()
+    settings = settings_now(settings, report, paper_from_book)
+    out = settings.output
+    for site_only, levels, only in ((True, SITE_PASS, None), (False, REST_PASS, BuildSummary())):
         try:
-            with contextlib.redirect_stdout(buf):
+            with quieter(levels, only):
                 build(report, settings, site_only=site_only)
-        except BuildError as e:
-            shown(f"error: {e}")
-            return f"error: {e}"
+        except WarbookError as e:
+            from .diagnostics import Diagnostic
+
+            text = str(e) if isinstance(e, Diagnostic) or getattr(e, "located", False) \
+                else f"error: {e}"
+            shown(text)
+            return text
         site_key = Manifest.read(out).units.get("site", {}).get("key")
         if site_only:
-            say(f"  site rebuilt in {time.perf_counter() - t0:.2f} s; reloading the page")
+            log.info(f"  site rebuilt in {time.perf_counter() - t0:.2f} s; reloading the page")
             shown(None)
             first_key = site_key
-        else:
-            if site_key != first_key:  # the pages now link PDFs that were not there before
-                shown(None)
-            for ln in buf.getvalue().splitlines():
-                if ln.startswith(("built", "reused")):
-                    say("  " + ln)
-    say(f"built in {time.perf_counter() - t0:.1f} s")
+        elif site_key != first_key:  # the pages now link PDFs that were not there before
+            shown(None)
+    log.info(f"built in {time.perf_counter() - t0:.1f} s")
     return None
 
 
-def serve(content: Path, out: Path, port: int = 8000, say: Callable[[str], None] = print,
+def serve(settings, port: int = 8000, paper_from_book: bool = True,
           ready: Callable[[str], None] | None = None) -> int:
-    """Serve until interrupted (Ctrl-C); returns 0. Holds the output's lock all along:
-    :class:`ServeError` if another process is building or serving into ``out``."""
-    from . import lock, machine
+    """Serve ``settings.output``, built from ``settings.content_root``, until interrupted
+    (Ctrl-C); returns 0. ``paper_from_book``: follow ``book.paper`` in ``index.yaml`` as
+    it is edited (no ``--paper`` was given). Holds the output's lock all along:
+    :class:`~.lock.Busy` if another process is building or serving into it."""
+    from . import lock
 
-    try:
-        with lock.hold(Path(out), "warbook serve"):
-            return serve_locked(content, out, port=port, say=say, ready=ready)
-    except lock.Busy as e:
-        raise ServeError(str(e)) from None
-    except lock.CannotLock as e:
-        raise ServeError(f"cannot lock the output {e.out}: {machine.describe(e.error)}") from None
+    with lock.hold(settings.output, "warbook serve"):
+        return serve_locked(settings, port=port, paper_from_book=paper_from_book, ready=ready)
 
 
-def serve_locked(content: Path, out: Path, port: int = 8000,
-                 say: Callable[[str], None] = print,
+def serve_locked(settings, port: int = 8000, paper_from_book: bool = True,
                  ready: Callable[[str], None] | None = None) -> int:
+    import dataclasses
     import multiprocessing
 
     import watchfiles
 
-    content, out = Path(content).resolve(), Path(out).resolve()
+    content = Path(settings.content_root).resolve()
+    out = Path(settings.output).resolve()
     if not content.is_dir():
         raise ServeError(f"no content folder {content} (give one with --content DIR)")
+    settings = dataclasses.replace(settings, content_root=content, output=out)
     out.mkdir(parents=True, exist_ok=True)
     remember_yaml()
     state, stopping = State(), threading.Event()
@@ -423,23 +481,27 @@ def serve_locked(content: Path, out: Path, port: int = 8000,
     def terminate(signum, frame):  # a SIGTERM stops as cleanly as Ctrl-C
         raise KeyboardInterrupt
 
+    def shown(error: str | None) -> None:
+        outbox.send(("built", error))
+
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
-        say(f"building {content} into {out}")
-        shown = lambda error: outbox.send(("built", error))  # noqa: E731
-        report_outcome(rebuild(content, out, say, shown), say)
-        say(f"serving {out} at {url}  (Ctrl-C stops)")
+        log.info(f"building {content} into {out}")
+        report_outcome(rebuild(settings, shown, paper_from_book))
+        log.info(f"serving {out} at {url}  (Ctrl-C stops)")
         if ready is not None:
             ready(url)
-        for changes in watchfiles.watch(*watched(content), watch_filter=lambda c, p: not ignore(c, p),
+        for changes in watchfiles.watch(*watched(content),
+                                        watch_filter=lambda c, p: not ignore(c, p),
                                         stop_event=stop, debounce=400, step=50,
-                                        raise_interrupt=True, rust_timeout=0, yield_on_timeout=False):
+                                        raise_interrupt=True, rust_timeout=0,
+                                        yield_on_timeout=False):
             names = sorted({os.path.relpath(p, content) if p.startswith(str(content)) else
                             os.path.basename(p) for _, p in changes})
-            say(f"changed: {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}")
-            report_outcome(rebuild(content, out, say, shown), say)
+            log.info(f"changed: {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}")
+            report_outcome(rebuild(settings, shown, paper_from_book))
     except KeyboardInterrupt:
-        say("stopping")
+        log.info("stopping")
     finally:
         signal.signal(signal.SIGTERM, previous)
         stop.set()
@@ -455,11 +517,11 @@ def serve_locked(content: Path, out: Path, port: int = 8000,
     return 0
 
 
-def report_outcome(error: str | None, say: Callable[[str], None]) -> None:
+def report_outcome(error: str | None) -> None:
     if error:
-        print(error, file=sys.stderr)
-        say("the check or build failed: the last good output stays served, with the error "
-            "on every page, until a save fixes it")
+        log.error(error)
+        log.info("the check or build failed: the last good output stays served, with the "
+                 "error on every page, until a save fixes it")
 
 
 class ServeError(WarbookError):

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from builder import incremental
-from builder.build import build, index_paper, up_to_date
+from builder.build import build, up_to_date
+from builder.cli import book_paper
 from builder.check import run_check
 from builder.incremental import MANIFEST
 from builder.settings import PAPERS, Settings
@@ -102,7 +103,7 @@ def test_each_kind_of_input_rewrites_exactly_its_outputs(project, monkeypatch):
     # nothing changed: nothing rewritten, and the command line would not even check
     assert run(content, out) == set()
     assert up_to_date(settings(content, out, "a4")) == len(files)
-    assert up_to_date(settings(content, out, index_paper(content))) == len(files)  # index.yaml: a4
+    assert up_to_date(settings(content, out, book_paper(content))) == len(files)  # index.yaml: a4
     assert up_to_date(settings(content, out, "letter")) is None
     old = snapshot(out)
 

@@ -283,16 +283,18 @@ def test_an_old_output_moved_aside_by_a_stopped_build_comes_back(tmp_path: Path)
     ("book:\n  paper: letter\ngames: [war]\n", "letter"),
     ("games: [war]\n", "a4"),
     ("book: The Book\ngames: [war]\n", "a4"),            # the check will say what is wrong
-    ("book:\n  paper: [a4]\ngames: [war]\n", None),
-    ("book: {paper: letter\n", None),                     # not YAML: the check will say why
+    ("book:\n  paper: [a4]\ngames: [war]\n", "a4"),     # the check will say what is wrong
+    ("book: {paper: letter\n", "a4"),                     # not YAML: the check will say why
     (None, "a4"),                                         # no index.yaml at all
 ])
 def test_the_paper_index_yaml_asks_for(tmp_path: Path, index, paper):
-    from builder.build import index_paper
+    """The paper the settings take when no --paper is given (what index.yaml cannot say
+    clearly falls back to the default; the check then says what is wrong at its line)."""
+    from builder.cli import book_paper
 
     if index is not None:
         (tmp_path / "index.yaml").write_text(index)
-    assert index_paper(tmp_path) == paper
+    assert book_paper(tmp_path) == paper
 
 
 def test_two_folders_change_places_in_one_step(tmp_path: Path):

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from .errors import BuildError
-from .pipeline import build, index_paper, render_into, up_to_date
+from .pipeline import build, render_into, up_to_date
 from .products import render_pdfs
 
-__all__ = ["BuildError", "build", "index_paper", "render_into", "render_pdfs", "up_to_date"]
+__all__ = ["BuildError", "build", "render_into", "render_pdfs", "up_to_date"]

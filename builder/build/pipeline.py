@@ -147,22 +147,6 @@ def render_into(report: Report, settings: Settings, *, game: str | None = None,
     return 0
 
 
-def index_paper(content_root: Path) -> str | None:
-    """``book.paper`` of the content's ``index.yaml`` (a4 when it says none); None when
-    the file cannot be read as YAML (then the check will say why)."""
-    import yaml
-
-    try:
-        data = yaml.safe_load((Path(content_root) / "index.yaml").read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return "a4"
-    except (OSError, ValueError, yaml.YAMLError):
-        return None
-    book = data.get("book") if isinstance(data, dict) else None
-    paper = book.get("paper", "a4") if isinstance(book, dict) else "a4"
-    return paper if isinstance(paper, str) else None
-
-
 def up_to_date(settings: Settings) -> int | None:
     """If the previous whole build into ``settings.output`` was made from exactly these
     inputs and its files are untouched, the number of its files (nothing needs doing, not

@@ -19,15 +19,18 @@ engine file, line) says what went wrong.
 from __future__ import annotations
 
 import importlib.util
+import logging
 import sys
 import traceback
 from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
-from .core import GameDef
 from ..diagnostics import suggest
 from ..errors import WarbookError
+from .core import GameDef
+
+log = logging.getLogger("warbook.engine.registry")
 
 ENTRY_POINT_GROUP = "warbook.engines"
 ENGINE_FILE = "engine.py"
@@ -66,6 +69,7 @@ def _check_gamedef(obj, where: str) -> GameDef:
 @lru_cache(maxsize=None)
 def _installed(name: str) -> GameDef:
     ep = _entry_points()[name]
+    log.debug(f"loading the {name} engine from {ep.value}")
     try:
         obj = ep.load()
     except Exception as e:  # noqa: BLE001 - a broken plugin is reported, not raised
@@ -78,6 +82,7 @@ def load_engine_file(path: Path) -> GameDef:
     """Import a game folder's ``engine.py`` under a module name of its own and return its
     ``GAME``. An error in the file is reported with the file's line."""
     path = Path(path).resolve()
+    log.debug(f"loading the engine file {path}")
     modname = "warbook_content_engine_" + "".join(
         c if c.isalnum() else "_" for c in path.parent.name) + f"_{abs(hash(str(path))):x}"
     spec = importlib.util.spec_from_file_location(modname, path)
@@ -116,7 +121,7 @@ def find_engine(name: str | None, game_dir: Path | None = None) -> GameDef:
         return _installed(name)
     known = available_engines()
     raise EngineError(f"unknown engine '{name}' (available: {', '.join(known) or 'none'})"
-                      + suggest(name, known))
+                      f"{suggest(name, known)}")
 
 
 def registered_engines() -> dict[str, GameDef]:
