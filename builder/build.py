@@ -243,7 +243,8 @@ def render_into(report: Report, out: Path, paper: str = "a4", game: str | None =
     from . import incremental as inc
     from .render import fonts
     from .render.book.glyphs import face
-    from .render.pnp import components
+    from .render import pnp
+    from .settings import PAPERS, Settings
     from .render.site import pages as site
 
     fonts.use(report.content.book.fonts)   # the content's own typefaces, if it has them
@@ -297,8 +298,10 @@ def render_into(report: Report, out: Path, paper: str = "a4", game: str | None =
         if draw or deck:
             # The component sheets need nothing from the rulebooks: they are drawn in a
             # child process while the rulebooks are laid out.
-            children.append(Forked("component sheets", lambda: components.render_all(
-                report, draw, staging, paper=paper, ink=ink, whole=deck, say=say)))
+            settings = Settings(content_root=Path(report.content.root), output=out,
+                                paper=PAPERS[paper], ink=ink)
+            children.append(Forked("component sheets", lambda: pnp.render_all(
+                report, draw, staging, settings, whole=deck)))
         done_books = {gr.game.slug: _book_info(old.units[f"book:{gr.game.slug}"], pdf_dir)
                       for gr in games if f"book:{gr.game.slug}" in reused}
         compendium = "compendium" in keys and "compendium" not in reused
