@@ -21,11 +21,11 @@ from PIL import Image  # noqa: E402
 
 from builder.engine.core import full_deck  # noqa: E402
 from builder.render.pnp import layout as L  # noqa: E402
-from builder.render.pnp import render_all  # noqa: E402
-from builder.render.pnp.deck import deck_sheets  # noqa: E402
-from builder.render.pnp.document import Renderer, overflows  # noqa: E402
-from builder.render.pnp.kinds import game_sheets  # noqa: E402
-from builder.settings import PAPERS, Settings  # noqa: E402
+from builder.render.pnp import render_all
+from builder.render.pnp.deck import deck_sheets
+from builder.render.pnp.document import Renderer, overflows
+from builder.render.pnp.kinds import game_sheets
+from builder.settings import PAPERS, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 K = 72 / 25.4                      # PDF points per mm
