@@ -34,13 +34,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import __version__
+from . import __version__, resources
 
 MANIFEST = ".warbook-build.json"
 FORMAT = 1
 
-PACKAGE = Path(__file__).resolve().parent
-TEMPLATES = PACKAGE.parent / "templates"
+#: the installed package's own folder (its modules count in every unit's key); its
+#: ``templates`` are hashed by kind (:meth:`Inputs.templates`), not as part of the package,
+#: so a checkout (where ``builder/templates`` is a link) and a wheel key alike
+PACKAGE = resources.package_folder()
 
 
 # --------------------------------------------------------------------------- hashing
@@ -156,12 +158,13 @@ class Inputs:
 
     def package(self) -> str:
         return self._get("package", lambda: hashlib.sha256(
-            (__version__ + tree_hash(PACKAGE) + _plugins() + _fonts()).encode()).hexdigest())
+            (__version__ + tree_hash(PACKAGE, skip=("templates",)) + _plugins()
+             + _fonts()).encode()).hexdigest())
 
     def templates(self, kind: str) -> str:
         """The shipped templates of one kind and the content's own of that kind
         (``<content>/templates/<kind>/``, which override them)."""
-        return self._get(f"templates:{kind}", lambda: tree_hash(TEMPLATES / kind)
+        return self._get(f"templates:{kind}", lambda: tree_hash(resources.templates() / kind)
                          + tree_hash(self.root / "templates" / kind, within=self.root))
 
     def project(self) -> str:

@@ -55,10 +55,8 @@ from jinja2.utils import Cycler, Joiner, Namespace
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
+from . import resources
 from .diagnostics import Diagnostic, Diagnostics, Located, suggest
-
-#: the shipped templates and stylesheets (``templates/`` beside the package)
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
 # --------------------------------------------------------------------------- limits
@@ -817,7 +815,7 @@ class Product:
 
 
 #: what the shipped renderers pass each template: render/site/pages.py (SiteRenderer),
-#: render/book/pdf.py (BookRenderer), render/pnp/components.py (Renderer, with the macros of
+#: render/book/pdf.py (BookRenderer), render/pnp/document.py (Renderer, with the macros of
 #: texts.html.j2 and cover.html.j2 called from Python: their names come in as arguments).
 #: tests/test_template_sandbox.py checks this table against a real render.
 _SITE_PAGE = frozenset({"games", "nav", "current", "page_title", "page", "preview",
@@ -859,8 +857,9 @@ _JINJA_NAMES = frozenset({"range", "dict", "cycler", "joiner", "namespace", "loo
 
 def _known_names() -> list[str]:
     """Every file name a renderer reads from the templates folder (not ``new/``)."""
-    return [p.relative_to(TEMPLATES).as_posix() for p in TEMPLATES.rglob("*")
-            if p.is_file() and p.relative_to(TEMPLATES).parts[0] != "new"]
+    shipped = resources.templates()
+    return [p.relative_to(shipped).as_posix() for p in shipped.rglob("*")
+            if p.is_file() and p.relative_to(shipped).parts[0] != "new"]
 
 
 def environment(content_root: str | Path | None = None, extensions: Iterable[str] = (),
@@ -871,7 +870,7 @@ def environment(content_root: str | Path | None = None, extensions: Iterable[str
     settings = dict(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
                     lstrip_blocks=True)
     settings.update(options)
-    shipped = jinja2.FileSystemLoader(str(TEMPLATES))
+    shipped = jinja2.FileSystemLoader(str(resources.templates()))
     env = BoundedEnvironment(extensions=list(extensions), **settings)
     if content_root is None:
         env.loader = shipped
@@ -890,6 +889,7 @@ def check_templates(root: str | Path, diags: Diagnostics) -> None:
     ``diags`` at their file and line."""
     from .content import rel
 
+    resources.templates()  # the shipped ones all there (or an internal error), before anything
     root = Path(root)
     folder = root / "templates"
     if not os.path.lexists(folder):
@@ -1058,7 +1058,7 @@ def _shipped_refs() -> dict[str, list[str]]:
     out = {}
     for name in _known_names():
         if name.endswith(".j2"):
-            tree = env.parse((TEMPLATES / name).read_text(encoding="utf-8"))
+            tree = env.parse((resources.templates() / name).read_text(encoding="utf-8"))
             out[name] = [t for t in jinja2.meta.find_referenced_templates(tree) if t]
     return out
 

@@ -105,6 +105,10 @@ def copy_tree(dest: Path) -> None:
                            check=True).stdout.decode().split("\0")
     for name in filter(None, files):
         src = ROOT / name
+        if src.is_symlink():  # builder/templates -> ../templates (builder/resources.py)
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(os.readlink(src), dest / name)
+            continue
         if not src.is_file():
             continue
         (dest / name).parent.mkdir(parents=True, exist_ok=True)

@@ -17,7 +17,7 @@ from builder.build import BuildError, build
 from builder.check import run_check
 from builder.render.book.pdf import BookRenderer
 from builder.render.errors import RenderError
-from builder.render.pnp import components
+from builder.render import pnp
 from builder.render.site import pages
 from builder.settings import Settings
 
@@ -77,7 +77,7 @@ STAGES = {
     # the rulebooks: laid out in this process and a forked one
     "books": (BookRenderer, "write_book", boom),
     # the component sheets: drawn in a forked child (an unexpected exception there)
-    "components": (components, "render_all",
+    "components": (pnp, "render_all",
                    lambda *a, **k: (_ for _ in ()).throw(RuntimeError("sheets failed"))),
     # the website, after the PDFs, in this process
     "site": (pages, "render_site", boom),
@@ -148,7 +148,7 @@ def test_a_child_that_ends_without_its_result_fails_the_build(ending, why, small
                                                               previous, monkeypatch):
     """The component sheets' child ends before sending its result: whatever its exit
     status, the sheets were not all drawn, so nothing may be published."""
-    monkeypatch.setattr(components, "render_all", ending)
+    monkeypatch.setattr(pnp, "render_all", ending)
     before = snapshot(previous)
     with pytest.raises(BuildError, match=f"^component sheets: the process ended with {why}$"):
         build(small_report, into(small_report, previous))
@@ -166,7 +166,7 @@ def test_a_bug_in_a_child_is_a_clean_error_on_the_command_line(small_report, tmp
     out = tmp_path / "output"
     out.mkdir()
     (out / "keep.txt").write_text("previous")
-    monkeypatch.setattr(components, "render_all",
+    monkeypatch.setattr(pnp, "render_all",
                         lambda *a, **k: (_ for _ in ()).throw(KeyError("sheet")))
     status = cli.main(["build", "--content", str(content), "--out", str(out)])
     err = capfd.readouterr().err

@@ -20,8 +20,12 @@ import pypdfium2 as pdfium  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from builder.engine.core import full_deck  # noqa: E402
-from builder.render.pnp import components as C  # noqa: E402
 from builder.render.pnp import layout as L  # noqa: E402
+from builder.render.pnp import render_all
+from builder.render.pnp.deck import deck_sheets
+from builder.render.pnp.document import Renderer, overflows
+from builder.render.pnp.kinds import game_sheets
+from builder.settings import PAPERS, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 K = 72 / 25.4                      # PDF points per mm
@@ -40,11 +44,11 @@ def build(built):
 def letter(report, tmp_path_factory):
     """The deck and the Winning the Battle sheets on US Letter, low ink (no PNGs)."""
     out = tmp_path_factory.mktemp("pnp-letter")
-    r = C.Renderer("letter", "low")
+    r = Renderer(PAPERS["letter"], "low")
     game = report.content.game("winning-the-battle")
-    sheets, _ = C.game_sheets(r, game, "letter")
+    sheets, _ = game_sheets(r, game, PAPERS["letter"])
     r.write_pdf(sheets, out / "wtb.pdf", title="t", subject="s")
-    duplex, fold = C.deck_sheets(r, "letter", "Test deck")
+    duplex, fold = deck_sheets(r, PAPERS["letter"], "Test deck")
     r.write_pdf(duplex, out / "deck.pdf", title="t", subject="s", duplex=True)
     r.write_pdf(fold, out / "fold.pdf", title="t", subject="s")
     return out
@@ -230,9 +234,9 @@ def test_px_at_300_dpi():
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_deck_grid_fits_and_backs_mirror(paper):
-    r = C.Renderer(paper, "full")
-    duplex, fold = C.deck_sheets(r, paper, "Test deck")
-    w, _ = L.PAPERS[paper]
+    r = Renderer(PAPERS[paper], "full")
+    duplex, fold = deck_sheets(r, PAPERS[paper], "Test deck")
+    w = PAPERS[paper].width
     for front, back in zip(duplex[1::2], duplex[2::2]):
         assert front.side == "front" and back.side == "back"
         faces = {it.name: it.box for it in front.items}
@@ -256,7 +260,7 @@ def test_deck_grid_fits_and_backs_mirror(paper):
 
 def test_a_layout_that_cannot_fit_is_refused():
     # 3 x 3 cards, each with its own 3 mm bleed (207 x 282 mm), on US Letter
-    s = L.Sheet("letter", False, "too big")
+    s = L.Sheet(PAPERS["letter"], False, "too big")
     w, h = s.size
     for box, bleed in L.grid(w, h, 9, 3, 3, 63, 88, gap=6, bleed=3):
         s.items.append(L.Item(box, "card", "c", bleed))
@@ -266,9 +270,9 @@ def test_a_layout_that_cannot_fit_is_refused():
 
 
 def test_marks_are_outside_every_trim_and_bleed(report):
-    r = C.Renderer("letter", "full")
+    r = Renderer(PAPERS["letter"], "full")
     for game in report.content.games:
-        sheets, _ = C.game_sheets(r, game, "letter")
+        sheets, _ = game_sheets(r, game, PAPERS["letter"])
         for s in sheets:
             for m in s.marks:
                 assert 0.15 <= L.MARK_WIDTH <= 0.25
@@ -560,14 +564,15 @@ def test_text_overflow_is_detected():
             '<div style="position:absolute;left:2mm;top:2mm;width:30mm;height:30mm">'
             '<div class="fit" style="position:absolute;top:2mm;bottom:2mm;width:20mm">{}</div>'
             '</div></div>')
-    assert C.overflows(HTML(string=html.format(inner)).render())
-    assert not C.overflows(HTML(string=html.format("a few words")).render())
+    assert overflows(HTML(string=html.format(inner)).render())
+    assert not overflows(HTML(string=html.format("a few words")).render())
 
 
 def test_one_game_builds_without_the_deck(report, tmp_path):
     war = [g for g in report.games if g.game.slug == "war"]
-    timings = C.render_all(report, war, tmp_path, paper="letter", ink="full", whole=False,
-                           say=lambda m: None)
+    settings = Settings(content_root=ROOT / "content", output=tmp_path,
+                        paper=PAPERS["letter"], ink="full")
+    timings = render_all(report, war, tmp_path, settings, whole=False)
     assert timings["total"] > 0 and "war-components.pdf" in timings
     assert (tmp_path / "pdf" / "war-components.pdf").exists()
     assert not (tmp_path / "pdf" / "pnp-deck.pdf").exists()
@@ -593,9 +598,9 @@ def test_card_pngs(build):
 
 def test_component_pngs(build, report):
     out, _ = build
-    r = C.Renderer("a4", "full")
+    r = Renderer(PAPERS["a4"], "full")
     for game in report.content.games:
-        _, kit = C.game_sheets(r, game, "a4")
+        _, kit = game_sheets(r, game, PAPERS["a4"])
         for piece in kit.pieces:
             path = out / "png" / game.slug / f"{piece.name}.png"
             with Image.open(path) as img:

@@ -336,7 +336,9 @@ def assert_harmless(report, tmp: Path) -> None:
     """An accepted input renders: the rulebooks' HTML, the sheets' layout, the website; and
     no link or source in them leaves for a scheme outside http, https, mailto."""
     from builder.render.book.pdf import BookRenderer
-    from builder.render.pnp.components import Renderer, game_sheets
+    from builder.render.pnp.document import Renderer
+    from builder.render.pnp.kinds import game_sheets
+    from builder.settings import PAPERS
     from builder.render.site.pages import render_site
 
     from builder.settings import Settings
@@ -347,7 +349,7 @@ def assert_harmless(report, tmp: Path) -> None:
         # the book's HTML goes only to WeasyPrint: card: and diagram: are its own images
         for m in UNSAFE.finditer(books.book_html(gr)[1]):
             assert m.group(1).lower() in ("http", "https", "mailto", "card", "diagram"), m.group(0)
-        game_sheets(Renderer(paper="a4"), gr.game, "a4")
+        game_sheets(Renderer(PAPERS["a4"]), gr.game, PAPERS["a4"])
     site = render_site(report, tmp / "out", settings)
     for page in site.rglob("*.html"):
         for m in UNSAFE.finditer(page.read_text()):
@@ -723,7 +725,9 @@ def render_touched(report, tmp: Path, kinds: set[str]) -> list[tuple[str, str]]:
     rulebooks' and the front matter's HTML), ``components`` (the sheets' HTML), ``site``
     (the whole website); returns (kind, text) of everything rendered."""
     from builder.render.book.pdf import BookRenderer
-    from builder.render.pnp.components import Renderer, game_sheets
+    from builder.render.pnp.document import Renderer
+    from builder.render.pnp.kinds import game_sheets
+    from builder.settings import PAPERS
     from builder.render.site.pages import render_site
     from builder.render.templating import overrides_of
 
@@ -738,9 +742,9 @@ def render_touched(report, tmp: Path, kinds: set[str]) -> list[tuple[str, str]]:
         texts.append(("book", books.front_html([books.view(gr) for gr in report.games],
                                                report.content.intro, report.content.book)))
     if "components" in kinds:
-        sheets = Renderer(paper="a4", templates=templates)
+        sheets = Renderer(PAPERS["a4"], templates=templates)
         for gr in report.games:
-            made = game_sheets(sheets, gr.game, "a4")[0]
+            made = game_sheets(sheets, gr.game, PAPERS["a4"])[0]
             texts.append(("components", sheets.env.get_template(
                 "components/sheets.html.j2").render(
                 doc={"title": "t", "author": "a", "subject": "s", "keywords": "k",

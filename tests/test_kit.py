@@ -100,7 +100,9 @@ def test_the_shipped_kits_are_data():
 def test_a_deck_component_lays_out_the_cards_it_names(tmp_path: Path):
     """39 cards (clubs, spades, diamonds), nine a sheet: five sheets of faces, each
     followed by its backs (39 = 4 x 9 + 3)."""
-    from builder.render.pnp import components as C
+    from builder.render.pnp.document import Renderer
+    from builder.render.pnp.kinds import game_sheets
+    from builder.settings import PAPERS
 
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content" / "ultimate", content / "ultimate")
@@ -110,7 +112,8 @@ def test_a_deck_component_lays_out_the_cards_it_names(tmp_path: Path):
         "kit:\n", "kit:\n  - kind: deck\n    cards: [C, S, D]\n    back: b\n", 1))
     report = run_check(content)
     assert report.ok, [d.format() for d in report.diagnostics]
-    sheets, kit = C.game_sheets(C.Renderer("a4", "full"), report.content.games[0], "a4")
+    sheets, kit = game_sheets(Renderer(PAPERS["a4"], "full"), report.content.games[0],
+                              PAPERS["a4"])
     deck = [s for s in sheets if any(it.kind in ("card", "card-back") for it in s.items)]
     assert [s.side for s in deck] == ["front", "back"] * 5
     faces = [it.name for s in deck for it in s.items if it.kind == "card"]

@@ -9,13 +9,14 @@ from __future__ import annotations
 import pytest
 
 from builder.render.pnp import layout as L
+from builder.settings import PAPERS
 
 A4 = (210.0, 297.0)
 PT = 72 / 25.4
 
 
 def sheet(*items: L.Item, title: str = "t") -> L.Sheet:
-    s = L.Sheet("a4", False, title, list(items))
+    s = L.Sheet(PAPERS["a4"], False, title, list(items))
     s.number = s.total = 1
     return s
 

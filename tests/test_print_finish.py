@@ -287,17 +287,18 @@ def test_two_blocks_of_pieces_share_a_sheet_in_bands():
     an A4 sheet, are packed onto one: the blocks one above the other, at least BAND_GAP
     apart; each band's vertical cut lines are marked just above and below it, and no mark
     touches any piece's art."""
-    from builder.render.pnp import components as C
     from builder.render.pnp import layout as L
     from builder.render.pnp.kinds import pack
+    from builder.render.pnp.pieces import Piece, sheet_grid
+    from builder.settings import PAPERS
 
     def piece(name, w, h):
-        return C.Piece(name, name, w, h, 0.0, lambda bl: "")
+        return Piece(name, name, w, h, 0.0, lambda bl: "")
 
-    tokens = C.sheet_grid("a4", False, "tokens", [piece(f"t{i}", 33, 33) for i in range(5)],
-                          3, 2, 6.0, "token")
-    aids = C.sheet_grid("a4", False, "aids", [piece(f"a{i}", 92, 132) for i in range(2)],
-                        2, 1, 0.0, "aid")
+    tokens = sheet_grid(PAPERS["a4"], False, "tokens", [piece(f"t{i}", 33, 33) for i in range(5)],
+                        3, 2, 6.0, "token")
+    aids = sheet_grid(PAPERS["a4"], False, "aids", [piece(f"a{i}", 92, 132) for i in range(2)],
+                      2, 1, 0.0, "aid")
     sheets, number = pack([tokens, aids])
     assert len(sheets) == 1 and number == {0: 0, 1: 0}
     (s,) = sheets
@@ -316,8 +317,8 @@ def test_two_blocks_of_pieces_share_a_sheet_in_bands():
         for it in s.items:
             assert not m.box().overlaps(it.art)
     # two blocks too tall for one page stay apart
-    big = C.sheet_grid("a4", False, "aids", [piece(f"b{i}", 92, 132) for i in range(4)],
-                       2, 2, 0.0, "aid")
+    big = sheet_grid(PAPERS["a4"], False, "aids", [piece(f"b{i}", 92, 132) for i in range(4)],
+                     2, 2, 0.0, "aid")
     assert len(pack([tokens, big])[0]) == 2
 
 

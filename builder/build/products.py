@@ -186,17 +186,6 @@ class Compendium(Product):
 
 
 # --------------------------------------------------------------------------- print and play
-# ADAPTER, for the lead to delete at the merge: the "pkg" helper's branch provides
-# builder.render.pnp.render_all(report, games, staging, settings, *, whole); until then this
-# calls today's components.render_all with the settings' paper and ink.
-def pnp_render_all(report, games, staging: Path, settings: Settings, *, whole: bool):
-    from ..render.pnp import components
-
-    return components.render_all(report, games, staging, paper=settings.paper.name,
-                                 ink=settings.ink, whole=whole,
-                                 say=logging.getLogger("warbook.render.pnp").info)
-
-
 class ComponentSheets(Product):
     """``pdf/<slug>-components.pdf`` and ``png/<slug>/``: the print-and-play sheets, drawn
     in a forked child while the rulebooks are laid out (they need nothing from them), with
@@ -218,8 +207,10 @@ class ComponentSheets(Product):
     def begin(self, job, todo):
         draw, deck = job.games_of(todo), bool(job.todo.get("deck"))
         if draw or deck:
+            from ..render import pnp  # loaded only when sheets are drawn
+
             report, staging, settings = job.report, job.staging, job.settings
-            job.components = Forked("component sheets", lambda: pnp_render_all(
+            job.components = Forked("component sheets", lambda: pnp.render_all(
                 report, draw, staging, settings, whole=deck))
             job.children.append(job.components)
 

@@ -85,7 +85,9 @@ def key(game: Game) -> str:
     h.update(_source(gd.new_game))
     from ..engine import core
     h.update(_source(core))
-    here = Path(__file__).parent
+    from .. import resources
+
+    here = resources.package_folder() / "lab"  # the lab's own modules, as installed
     for p in sorted(here.glob("*.py")):
         h.update(p.name.encode() + b"\0" + p.read_bytes())
     return h.hexdigest()[:20]

@@ -7,7 +7,8 @@ shipped one (``templates/site/_base.html.j2``). Content is untrusted text, so ev
 environment is the bounded sandbox of :mod:`builder.sandbox` (templates see plain data,
 run within limits, and fail with a located error), and every file of the content's
 ``templates/`` is read through the one resolver (:mod:`builder.contentpath`): a link that
-leads out of the content folder is refused.
+leads out of the content folder is refused. The shipped files are found through
+:mod:`builder.resources` (inside the installed package), never beside a checkout.
 """
 
 from __future__ import annotations
@@ -16,11 +17,27 @@ from pathlib import Path
 
 import jinja2
 
+from .. import resources
 from ..contentpath import resolve
-from ..sandbox import TEMPLATES, environment as _bounded_environment, helper, macros
+from ..sandbox import environment as _bounded_environment
+from ..sandbox import helper, macros
 
-__all__ = ["TEMPLATES", "environment", "helper", "macros", "overrides_of", "template_file",
-           "read_template_file"]
+__all__ = ["environment", "helper", "macros", "overrides_of", "template_file",
+           "read_template_file", "shipped"]
+
+
+def shipped() -> Path:
+    """The shipped templates folder (:func:`builder.resources.templates`: every file there,
+    or an internal error naming the one missing)."""
+    return resources.templates()
+
+
+def __getattr__(name: str):
+    """``TEMPLATES``, the shipped templates folder, looked up when it is first imported
+    (the modules that import that name get it through :mod:`builder.resources`)."""
+    if name == "TEMPLATES":
+        return resources.templates()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def overrides_of(content_root: str | Path | None) -> Path | None:
@@ -59,7 +76,7 @@ def template_file(name: str, overrides: Path | None = None) -> Path:
                 raise Diagnostic(shown, 1, 1, f"the file is larger than "
                                  f"{MAX_FILE_BYTES // (1024 * 1024)} MB")
             return real
-    return TEMPLATES / name
+    return shipped() / name
 
 
 def read_template_file(name: str, overrides: Path | None = None) -> str:
@@ -70,4 +87,4 @@ def read_template_file(name: str, overrides: Path | None = None) -> str:
 
         path = overrides / name
         return read_text(path, rel(path, overrides.parent), overrides.parent)
-    return (TEMPLATES / name).read_text(encoding="utf-8")
+    return (shipped() / name).read_text(encoding="utf-8")

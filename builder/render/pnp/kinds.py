@@ -16,14 +16,27 @@ from typing import Any
 
 from markupsafe import Markup
 
-from . import art
-from . import layout as L
 from ...engine.core import Card
 from ...content.kit import Section
-from .components import (
-    AID_H, AID_W, CARD_H, CARD_W, ComponentError, CoverRow, Kit, Piece, Renderer, Words,
-    back_sheet, duplex_card_sheets, sheet_grid,
+from ...settings import Paper
+from . import art, layout
+from .cover import cover_sheet, print_steps
+from .deck import duplex_card_sheets
+from .document import Renderer
+from .pieces import (
+    AID_H,
+    AID_W,
+    CARD_H,
+    CARD_W,
+    ComponentError,
+    CoverRow,
+    Kit,
+    Piece,
+    back_sheet,
+    number_sheets,
+    sheet_grid,
 )
+from .words import Words
 
 
 @dataclass
@@ -98,7 +111,7 @@ def sheet_numbers(first: int, count: int) -> str:
 
 
 # --------------------------------------------------------------------------- kinds
-def player_aid(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
+def player_aid(r: Renderer, game, words: Words, p: dict, paper: Paper, first: int) -> Kit:
     names = game.player_names
     sections = section_views(words, p["sections"] or _default_sections())
     aids = []
@@ -117,7 +130,7 @@ def player_aid(r: Renderer, game, words: Words, p: dict, paper: str, first: int)
     return Kit(sheets, [row], aids, [p["how"]] if p["how"] else [])
 
 
-def tokens(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
+def tokens(r: Renderer, game, words: Words, p: dict, paper: Paper, first: int) -> Kit:
     d = float(p["diameter"])
     box = art.token_box(d)
     off = (box - d) / 2
@@ -126,7 +139,7 @@ def tokens(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> 
     def token(side: str, label: str, name: str) -> Piece:
         return Piece(name, f"{p['name']}, {side}", box, box, 0.0,
                      lambda bl: art.svg(box, box, art.stone_token(r.ink, side, label, d), bl),
-                     png_box=L.Box(off, off, d, d), round=True)
+                     png_box=layout.Box(off, off, d, d), round=True)
 
     fronts = [token("front", p["front"], f"{stem}-front" if i == 1 else f"{stem}-front-{i}")
               for i in range(1, p["count"] + 1)]
@@ -201,7 +214,7 @@ def score_track_svg(r: Renderer, game, p: dict, w: float, h: float) -> str:
     return "".join(out)
 
 
-def score_track(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
+def score_track(r: Renderer, game, words: Words, p: dict, paper: Paper, first: int) -> Kit:
     piece = Piece("score-track", p["name"], TRACK_W, TRACK_H, 0.0,
                   lambda bl: art.svg(TRACK_W, TRACK_H, score_track_svg(r, game, p, TRACK_W,
                                                                         TRACK_H), bl))
@@ -213,7 +226,7 @@ def score_track(r: Renderer, game, words: Words, p: dict, paper: str, first: int
     return Kit([sheet], [row], [piece], [how])
 
 
-def mat(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
+def mat(r: Renderer, game, words: Words, p: dict, paper: Paper, first: int) -> Kit:
     names = game.player_names
     w, h = p["size"]
     if p["per"] == "player":
@@ -300,7 +313,7 @@ def round_tracker_svg(r: Renderer, game, p: dict, w: float, h: float) -> str:
     return "".join(out)
 
 
-def round_tracker(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
+def round_tracker(r: Renderer, game, words: Words, p: dict, paper: Paper, first: int) -> Kit:
     tw = 184.0
     lines = math.ceil(p["rounds"] / 10)
     th = 16 + lines * 17 + 5 + 12 + (24 if p["text"] else 6)
@@ -323,7 +336,7 @@ def round_tracker(r: Renderer, game, words: Words, p: dict, paper: str, first: i
     return Kit([sheet], [row], [piece], [p["how"]] if p["how"] else [])
 
 
-def deck(r: Renderer, game, words: Words, p: dict, paper: str, first: int) -> Kit:
+def deck(r: Renderer, game, words: Words, p: dict, paper: Paper, first: int) -> Kit:
     """The game's own cards (``cards``: all 52, some suits, or a list), nine a sheet, each
     sheet of faces followed by its backs (design ``back``) for a long-edge duplex print."""
     cards = [Card.parse(c) for c in p["cards"]]
@@ -340,7 +353,7 @@ BUILDERS = {"player-aid": player_aid, "tokens": tokens, "score-track": score_tra
             "mat": mat, "round-tracker": round_tracker, "deck": deck}
 
 
-def game_kit(r: Renderer, game, paper: str) -> Kit:
+def game_kit(r: Renderer, game, paper: Paper) -> Kit:
     """The game's whole kit, its components in the order game.yaml lists them; sheet 1 is
     the cover, so the components' sheets are numbered from 2."""
     words = Words(game)
@@ -357,7 +370,7 @@ def game_kit(r: Renderer, game, paper: str) -> Kit:
     if not kit.sheets:
         raise ComponentError(f"{game.slug}: the kit makes no sheets")
     kit.sheets, number = pack(kit.sheets)
-    if any(len(L.bands(s.items)) > 1 for s in kit.sheets):
+    if any(len(layout.bands(s.items)) > 1 for s in kit.sheets):
         kit.steps.append("A sheet holding two blocks of pieces: cut it in two first, along "
                          "the line between them, then cut each block on its own lines.")
     for row in kit.rows:  # the sheets' numbers as packed (the cover is sheet 1)
@@ -379,20 +392,20 @@ def _renumber(text: str, number: dict[int, int]) -> str:
     return ", ".join(seen)
 
 
-def _shift(sheet: L.Sheet, dy: float, band: int | None = None) -> None:
+def _shift(sheet: layout.Sheet, dy: float, band: int | None = None) -> None:
     for it in sheet.items:
-        it.box = L.Box(it.box.x, it.box.y + dy, it.box.w, it.box.h)
+        it.box = layout.Box(it.box.x, it.box.y + dy, it.box.w, it.box.h)
         if band is not None:
             it.band = band
 
 
-def pack(sheets: list[L.Sheet]) -> tuple[list[L.Sheet], dict[int, int]]:
+def pack(sheets: list[layout.Sheet]) -> tuple[list[layout.Sheet], dict[int, int]]:
     """Put a single-sided sheet's pieces on the sheet before it (a single sheet, or the
     front of a duplex pair, whose back then has nothing behind them) when both blocks fit
-    one above the other, :data:`L.BAND_GAP` apart, the stack centred on the page; returns
+    one above the other, :data:`layout.BAND_GAP` apart, the stack centred on the page; returns
     the sheets and, for each sheet given (by index), the index of the sheet it went onto.
     Five stone tokens no longer take a whole sheet, nor a round tracker."""
-    out: list[L.Sheet] = []
+    out: list[layout.Sheet] = []
     number: dict[int, int] = {}
     for i, s in enumerate(sheets):
         host = None
@@ -410,25 +423,25 @@ def pack(sheets: list[L.Sheet]) -> tuple[list[L.Sheet], dict[int, int]]:
     return out, number
 
 
-def _stack(out: list[L.Sheet], host: int, s: L.Sheet) -> bool:
+def _stack(out: list[layout.Sheet], host: int, s: layout.Sheet) -> bool:
     """Stack ``s`` under the sheet ``out[host]`` if the two fit and the layout proves sound."""
     import copy
 
     h = out[host]
     top, low = h.bleed_box(), s.bleed_box()
     _, page_h = h.size
-    total = top.h + L.BAND_GAP + low.h
+    total = top.h + layout.BAND_GAP + low.h
     y0 = (page_h - total) / 2
     trial, piece = copy.deepcopy(h), copy.deepcopy(s)
-    bands = len(L.bands(trial.items))
+    bands = len(layout.bands(trial.items))
     _shift(trial, y0 - top.y)
-    _shift(piece, y0 + top.h + L.BAND_GAP - low.y, band=bands)
+    _shift(piece, y0 + top.h + layout.BAND_GAP - low.y, band=bands)
     trial.items += piece.items
     trial.title = f"{h.title}; {s.title}"
     trial.number, trial.total = 99, 99  # the label's room, at its widest
     try:
-        L.finish(trial)
-    except L.LayoutError:
+        layout.finish(trial)
+    except layout.LayoutError:
         return False
     trial.marks, trial.label = [], None
     out[host] = trial
@@ -436,10 +449,26 @@ def _stack(out: list[L.Sheet], host: int, s: L.Sheet) -> bool:
         back = copy.deepcopy(out[-1])
         _shift(back, y0 - top.y)
         try:
-            L.finish(back)
-        except L.LayoutError:
+            layout.finish(back)
+        except layout.LayoutError:
             out[host] = h
             return False
         back.marks, back.label = [], None
         out[-1] = back
     return True
+
+
+def game_sheets(r: Renderer, game, paper: Paper) -> tuple[list[layout.Sheet], Kit]:
+    """A game's component sheets, numbered, its cover first; and its kit (the pieces
+    exported as PNG)."""
+    kit = game_kit(r, game, paper)
+    duplex = []
+    for i, s in enumerate(kit.sheets):
+        if s.side == "back":
+            duplex.append((i + 1, i + 2))      # the front is the sheet before (cover is 1)
+    need = "; ".join(f"{c['name']} × {c['count']}" if int(c.get("count", 1)) != 1
+                     else str(c["name"]) for c in game.components)
+    cover = cover_sheet(r, paper, game.title, "Print-and-play components", kit.rows, need,
+                        print_steps(paper, duplex, kit.steps), "The rules call for:")
+    return number_sheets([cover] + kit.sheets), kit
+

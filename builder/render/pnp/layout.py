@@ -1,9 +1,9 @@
 """Exact geometry of print-and-play sheets, in millimetres, computed before anything is drawn.
 
-A :class:`Sheet` is one side of one piece of paper: a page of a paper size (A4 or US Letter,
-portrait or landscape) holding :class:`Item` s, each with a *trim* box (where it is cut) and a
-*bleed* on each side (how far its art runs past the trim). From the items alone this module
-derives
+A :class:`Sheet` is one side of one piece of paper: a page of a paper of
+:data:`builder.settings.PAPERS` (A4 or US Letter, portrait or landscape) holding
+:class:`Item` s, each with a *trim* box (where it is cut) and a *bleed* on each side (how far
+its art runs past the trim). From the items alone this module derives
 
 * the **cut lines**: every distinct x of a left or right trim edge (vertical lines) and every
   distinct y of a top or bottom edge (horizontal lines);
@@ -28,10 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
+from ...settings import Paper
 from ..errors import RenderError
 
-PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
 MARGIN = 5.0          # nothing is printed closer than this to the paper's edge
 BLEED = 3.0           # art that runs to the trim runs on this far past it
 MARK_WIDTH = 0.2      # crop mark thickness (0.15 to 0.25 mm)
@@ -150,7 +149,7 @@ class Label:
 
 @dataclass
 class Sheet:
-    paper: str
+    paper: Paper
     landscape: bool
     title: str                  # "stone tokens, fronts"
     items: list[Item] = field(default_factory=list)
@@ -166,7 +165,7 @@ class Sheet:
 
     @property
     def size(self) -> tuple[float, float]:
-        w, h = PAPERS[self.paper]
+        w, h = self.paper.width, self.paper.height
         return (h, w) if self.landscape else (w, h)
 
     @property
@@ -395,7 +394,7 @@ def place_label(sheet: Sheet) -> Label:
             return Label(text, centre, c, pt, -90 if where == "left" else 90,
                          Box(b0, c - need / 2, line, need))
     raise LayoutError(f"no room for the label of sheet {sheet.number} ({sheet.title}) "
-                      f"on {PAPER_NAMES[sheet.paper]}")
+                      f"on {sheet.paper.label}")
 
 
 def finish(sheet: Sheet) -> Sheet:
@@ -411,7 +410,7 @@ def check_sheet(sheet: Sheet) -> None:
     """Raise :class:`LayoutError` unless the sheet is sound (see the module docstring)."""
     problems = []
     pr = sheet.printable
-    where = f"sheet {sheet.number} ({sheet.title}, {PAPER_NAMES[sheet.paper]})"
+    where = f"sheet {sheet.number} ({sheet.title}, {sheet.paper.label})"
     for it in sheet.items:
         if not it.box.inside(pr):
             problems.append(f"{it.name}: trim outside the printable area")

@@ -23,10 +23,12 @@ from fontTools.ttLib import TTFont
 logging.getLogger("fontTools.subset").setLevel(logging.ERROR)
 
 #: always kept: printable ASCII and the typographic marks the site's own strings use
-BASE = "".join(chr(c) for c in range(0x20, 0x7F)) + "\u00a0\u00b7\u00d7\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u2190\u2192\u2191\u2022"
+BASE = ("".join(chr(c) for c in range(0x20, 0x7F))
+        + "\u00a0\u00b7\u00d7\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u2190\u2192\u2191\u2022")
 
 #: OpenType features the site's CSS asks for (kerning, ligatures, figures); the rest go
-FEATURES = ["kern", "liga", "clig", "calt", "ccmp", "locl", "mark", "mkmk", "tnum", "lnum", "onum", "pnum"]
+FEATURES = ["kern", "liga", "clig", "calt", "ccmp", "locl", "mark", "mkmk", "tnum", "lnum",
+            "onum", "pnum"]
 
 
 def characters(texts: Iterable[str]) -> str:

@@ -1,0 +1,306 @@
+"""The component sheets as PDF documents: the :class:`Renderer` draws a list of laid-out
+sheets (:mod:`builder.render.pnp.layout`) as one absolutely positioned HTML page each,
+through ``templates/components/`` and WeasyPrint, and writes the PDF.
+
+One WeasyPrint FontConfiguration, one URL fetcher (:class:`PnpFetcher`: the rulebooks' card
+images plus the sheets' bleeding and low-ink variants) and one image cache serve every
+document of a build. A finisher writes each page's TrimBox (the union of the trims) and
+BleedBox (the union of the art) and the document's ViewerPreferences (PrintScaling None;
+DuplexFlipLongEdge for the duplex deck). Boxes of class ``fit`` are checked after layout
+(:func:`overflows`): text that does not fit stops the build.
+
+Card art is the rulebooks' SVG (:mod:`builder.render.cards`). WeasyPrint draws an SVG anew at
+every use, so each card artwork is rendered once into a "library" PDF
+(:meth:`Renderer.library`) and placed on the sheets as a Form XObject (:func:`place_forms`):
+the 2 x 52 faces and backs of the deck cost one drawing each.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+from typing import Any
+
+import pydyf
+from markupsafe import Markup
+from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
+
+from ... import __version__
+from ...settings import Paper
+from .. import cards as cardart
+from ..fetch import CardFetcher
+from ..fonts import font_face_css
+from ..templating import environment, helper, macros, read_template_file, shipped
+from . import art, layout
+from .pieces import CARD_H, CARD_W, ComponentError, mm
+
+# --------------------------------------------------------------------------- fetcher
+#: how far inside the trim a printed card's outline stands (mm): clear of a cut that
+#: misses its line by a little, and of the corner index
+KEYLINE = 1.5
+
+
+class PnpFetcher(CardFetcher):
+    """The rulebooks' in-memory card images, plus what the sheets need: backs with a 3 mm
+    bleed (``pnp-back-a``), low-ink backs (``pnp-lowback-a``) and greyscale faces
+    (``pnp-grey-QD``)."""
+
+    def svg(self, code: str) -> bytes:
+        if code not in self.cache:
+            if code.startswith("pnp-back-"):
+                text = cardart.card_back(code[9:], bleed_mm=layout.BLEED)
+            elif code.startswith("pnp-lowback-"):
+                text = art.low_ink_back(code[12:], layout.BLEED)
+            elif code.startswith("pnp-face-"):
+                text = cardart.card_face(code[9:], style="full", keyline_mm=KEYLINE)
+            elif code.startswith("pnp-bleedface-"):
+                text = cardart.card_face(code[14:], style="full", bleed_mm=layout.BLEED,
+                                         keyline_mm=KEYLINE)
+            elif code.startswith("pnp-grey-"):
+                text = art.greyscale_svg(cardart.card_face(code[9:], style="full"), 0.25)
+            else:
+                return super().svg(code)
+            self.cache[code] = text.encode("utf-8")
+        return self.cache[code]
+
+
+# --------------------------------------------------------------------------- renderer
+class Renderer:
+    """Draws laid-out sheets as PDF documents on one paper in one ink. ``share``: another
+    renderer whose FontConfiguration, URL fetcher and image cache this one reuses (the PNG
+    exports of a low-ink build are drawn by a full-ink one)."""
+
+    def __init__(self, paper: Paper, ink: str = "full", share: "Renderer | None" = None,
+                 templates: Path | None = None):
+        self.paper = paper
+        self.ink = art.Ink(ink)
+        self.env = environment(templates)
+        self.env.globals.update(mm=helper(mm), marks=helper(self._marks),
+                                label_html=helper(self._label))
+        # the macros the sheets' pieces call from Python, each call a bounded render
+        self.texts = macros(self.env.get_template("components/texts.html.j2"))
+        self.cover_macro = macros(self.env.get_template("components/cover.html.j2")).cover
+        self.font_config = share.font_config if share else FontConfiguration()
+        self.fetcher = share.fetcher if share else PnpFetcher()
+        self.image_cache: dict = share.image_cache if share else {}
+        self.base_css = (font_face_css() + "\n"
+                         + read_template_file("components/components.css", templates))
+        self.sheet_css = CSS(string=self.base_css + (
+            f"\n@page {{ size: {paper.css}; margin: 0; }}\n"
+            f"@page landscape {{ size: {paper.css} landscape; margin: 0; }}\n"),
+            font_config=self.font_config, url_fetcher=self.fetcher)
+        self.timings: dict[str, float] = {}
+        self.pages = 0
+        self._lib: dict[str, tuple[Any, int]] = {}
+        self._lib_data: dict[int, bytes] = {}
+
+    # -- template helpers
+    @staticmethod
+    def _marks(sheet: layout.Sheet) -> Markup:
+        w, h = sheet.size
+        fx0 = fx1 = 0.0
+        if sheet.fold_y is not None:
+            fx0, fx1 = layout.MARGIN, w - layout.MARGIN
+        return Markup(art.marks_svg(w, h, sheet.marks, sheet.fold_y, fx0, fx1))
+
+    def _label(self, label: layout.Label) -> Markup:
+        """The sheet's label, drawn by the ``sheet_label`` macro (components/texts.html.j2)
+        in the box the layout gave it."""
+        along = label.box.h if label.rotate else label.box.w
+        across = label.box.w if label.rotate else label.box.h
+        turn = f" rot{label.rotate}" if label.rotate else ""
+        return Markup(self.texts.sheet_label(label.text, turn, label.x - along / 2,
+                                             label.y - across / 2, along, across,
+                                             label.size_pt))
+
+    # -- documents
+    def write_pdf(self, sheets: list[layout.Sheet], target: Path, *, title: str, subject: str,
+                  author: str = "warbook", duplex: bool = False) -> int:
+        t0 = time.perf_counter()
+        doc_meta = {"title": title, "author": author, "subject": subject,
+                    "keywords": title, "version": __version__, "low": self.ink.low}
+        html = self.env.get_template("components/sheets.html.j2").render(doc=doc_meta,
+                                                                         sheets=sheets)
+        doc = HTML(string=html, base_url=str(shipped()), url_fetcher=self.fetcher).render(
+            stylesheets=[self.sheet_css], font_config=self.font_config, cache=self.image_cache)
+        if len(doc.pages) != len(sheets):
+            raise ComponentError(f"{target.name}: {len(sheets)} sheets made {len(doc.pages)} "
+                                 f"pages")
+        problems = overflows(doc)
+        if problems:
+            raise ComponentError(
+                f"{target.name}: text does not fit: " + "; ".join(dict.fromkeys(problems))
+                + " (hint: shorten that component's sections under kit: in the game's "
+                  "game.yaml, or set fewer of them; a wider typeface needs more room)")
+        refs = sorted({it.ref for sh in sheets for it in sh.items if it.ref})
+        if refs:
+            data = doc.write_pdf(finisher=_finisher(sheets, duplex))
+            target.write_bytes(place_forms(data, sheets, self.library(refs)))
+        else:
+            doc.write_pdf(str(target), finisher=_finisher(sheets, duplex))
+        self.pages += len(doc.pages)
+        self.timings[target.name] = time.perf_counter() - t0
+        return len(doc.pages)
+
+    def library(self, codes: list[str]) -> dict[str, tuple[Any, int]]:
+        """Each card artwork rendered once, on a page of its own size (the card plus its
+        bleed), to be placed as a PDF form wherever a sheet shows it: WeasyPrint draws an
+        SVG anew at every use, a form is drawn once and referenced."""
+        from pypdf import PdfReader
+
+        todo = [c for c in codes if c not in self._lib]
+        if todo:
+            pages, css = [], []
+            for i, code in enumerate(todo):
+                b = ref_bleed(code)
+                w, h = CARD_W + 2 * b, CARD_H + 2 * b
+                css.append(f"@page q{i} {{ size: {mm(w)} {mm(h)}; margin: 0; }} "
+                           f".q{i} {{ page: q{i}; }}")
+                pages.append(f'<section class="page q{i}" style="width:{mm(w)};height:{mm(h)}">'
+                             f'<img src="card:{code}" alt="" style="position:absolute;left:0;'
+                             f'top:0;width:{mm(w)};height:{mm(h)}"></section>')
+            data = self.pages_pdf("".join(pages), "\n".join(css))
+            reader = PdfReader(io.BytesIO(data))
+            self._lib_data[id(reader)] = data
+            for i, code in enumerate(todo):
+                self._lib[code] = (reader, i)
+        return {c: self._lib[c] for c in codes}
+
+    def library_data(self, reader) -> bytes:
+        """The PDF bytes of a library :meth:`library` returned (``reader``, its pages)."""
+        return self._lib_data[id(reader)]
+
+    def pages_pdf(self, body: str, css: str) -> bytes:
+        html = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>warbook</title>'
+                f'</head><body>{body}</body></html>')
+        stylesheet = CSS(string=self.base_css + "\n" + css, font_config=self.font_config,
+                         url_fetcher=self.fetcher)
+        doc = HTML(string=html, base_url=str(shipped()), url_fetcher=self.fetcher).render(
+            stylesheets=[stylesheet], font_config=self.font_config, cache=self.image_cache)
+        return doc.write_pdf()
+
+
+def _finisher(sheets: list[layout.Sheet], duplex: bool):
+    def finish(document, pdf):
+        pages = [o for o in pdf.objects
+                 if isinstance(o, pydyf.Dictionary) and o.get("Type") == "/Page"]
+        for page, s in zip(pages, sheets):
+            _, h = s.size
+            media = [float(v) for v in page["MediaBox"]]
+
+            def clamp(box: list[float]) -> list[float]:
+                return [max(box[0], media[0]), max(box[1], media[1]),
+                        min(box[2], media[2]), min(box[3], media[3])]
+
+            trim = clamp(layout.pdf_box(s.trim_box(), h))
+            bleed = clamp(layout.pdf_box(s.bleed_box(), h))
+            # the bleed box holds the trim box (PDF 32000, 14.11.2)
+            bleed = [min(bleed[0], trim[0]), min(bleed[1], trim[1]),
+                     max(bleed[2], trim[2]), max(bleed[3], trim[3])]
+            page["TrimBox"] = pydyf.Array(trim)
+            page["BleedBox"] = pydyf.Array(bleed)
+        prefs = pydyf.Dictionary({"PrintScaling": "/None", "PickTrayByPDFSize": "true"})
+        if duplex:
+            prefs["Duplex"] = "/DuplexFlipLongEdge"
+        pdf.catalog["ViewerPreferences"] = prefs
+    return finish
+
+
+def ref_bleed(code: str) -> float:
+    """How far a shared card artwork runs past the card's trim."""
+    return layout.BLEED if code.startswith(("pnp-back-", "pnp-lowback-", "pnp-bleedface-")) else 0.0
+
+
+def place_forms(pdf_bytes: bytes, sheets: list[layout.Sheet], lib: dict[str, tuple[Any, int]]) -> bytes:
+    """Draw every item with a shared artwork (``Item.ref``) into the PDF: each artwork
+    becomes one Form XObject, placed with its trim on the item's trim and clipped to the
+    item's art box (so abutting cards bleed only outwards)."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import (
+        ArrayObject,
+        DecodedStreamObject,
+        DictionaryObject,
+        FloatObject,
+        NameObject,
+    )
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf_bytes)))
+    forms: dict[str, Any] = {}
+    # one name per artwork for the whole file: WeasyPrint shares one resource dictionary
+    # between all its pages
+    names = {code: f"/WbCard{i}" for i, code in enumerate(sorted(lib))}
+    k = layout.PT_PER_MM
+
+    def form(code: str):
+        if code not in forms:
+            reader, idx = lib[code]
+            lp = reader.pages[idx]
+            st = DecodedStreamObject()
+            st.set_data(lp.get_contents().get_data())
+            st[NameObject("/Type")] = NameObject("/XObject")
+            st[NameObject("/Subtype")] = NameObject("/Form")
+            st[NameObject("/BBox")] = ArrayObject([FloatObject(float(v)) for v in lp.mediabox])
+            st[NameObject("/Resources")] = lp["/Resources"].get_object().clone(writer)
+            forms[code] = writer._add_object(st.flate_encode())
+        return forms[code]
+
+    def f(v: float) -> str:
+        return f"{v:.4f}".rstrip("0").rstrip(".")
+
+    for page, sheet in zip(writer.pages, sheets):
+        items = [it for it in sheet.items if it.ref]
+        if not items:
+            continue
+        _, H = sheet.size
+        ops = []
+        for it in items:
+            name = names[it.ref]
+            c = it.art
+            b = it.ref_bleed
+            fw, fh = (it.box.w + 2 * b) * k, (it.box.h + 2 * b) * k
+            px, py = (it.box.x - b) * k, (H - it.box.bottom - b) * k
+            cm = (f"-1 0 0 -1 {f(px + fw)} {f(py + fh)}" if it.rotate == 180
+                  else f"1 0 0 1 {f(px)} {f(py)}")
+            ops.append(f"q {f(c.x * k)} {f((H - c.bottom) * k)} {f(c.w * k)} {f(c.h * k)} re W n "
+                       f"{cm} cm {name} Do Q")
+        res = page["/Resources"].get_object()
+        xo = res.get("/XObject")
+        if xo is None:
+            xo = DictionaryObject()
+            res[NameObject("/XObject")] = xo
+        xo = xo.get_object()
+        for code in {it.ref for it in items}:
+            xo[NameObject(names[code])] = form(code)
+        old = page.get_contents().get_data()
+        st = DecodedStreamObject()
+        st.set_data(b"q\n" + old + b"\nQ\n" + "\n".join(ops).encode("ascii") + b"\n")
+        page[NameObject("/Contents")] = writer._add_object(st.flate_encode())
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def overflows(doc) -> list[str]:
+    """Text that runs out of a box of class ``fit`` (whose size is fixed by the layout).
+    Absolutely positioned boxes sit in the tree behind placeholders: walk through them."""
+    out = []
+    for number, page in enumerate(doc.pages, 1):
+        for box in page._page_box.descendants(placeholders=True):
+            el = getattr(box, "element", None)
+            if el is None or "fit" not in (el.get("class") or "").split():
+                continue
+            if not hasattr(box, "content_box_y") or box.height is None:
+                continue
+            bottom = box.content_box_y() + box.height
+            right = box.content_box_x() + box.width
+            for d in box.descendants(placeholders=True):
+                if d is box or not hasattr(d, "position_y"):
+                    continue
+                if d.position_y + d.margin_height() > bottom + 0.5 or (
+                        type(d).__name__ == "TextBox" and d.position_x + d.width > right + 0.5):
+                    words = " ".join("".join(el.itertext()).split())[:60]
+                    out.append(f"page {number}: '{words}...'")
+                    break
+    return out

@@ -1,0 +1,225 @@
+"""PNG exports at 300 dpi (recorded in the file): one per component (``png/<slug>/``), one
+per card and back (``png/cards/``, and ``png/cards-bleed/`` with a 3 mm bleed for
+print-on-demand services) and a Tabletop Simulator deck sheet per back design
+(``png/tts/``).
+
+PNG exports are always in full colour (they are for screens and Tabletop Simulator): after a
+full-ink build they are cut out of the sheets just written (:func:`pngs_from_sheets`), after
+a low-ink build the pieces are drawn once more in colour (:func:`export_pngs`). Card images
+are rendered from the vector art of the renderer's card library (:func:`card_images`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from weasyprint import CSS, HTML
+
+from ...engine.core import full_deck
+from .. import cards as cardart
+from ..templating import shipped
+from . import layout
+from .document import Renderer, ref_bleed
+from .pieces import CARD_H, CARD_W, Piece, mm
+
+DPI = 300
+TTS_COLS, TTS_ROWS, TTS_MAX_W = 10, 7, 4096
+
+
+def export_pngs(renderer: Renderer, exports: list[tuple[Path, Piece]]) -> list[Path]:
+    """Each piece drawn by ``renderer`` alone on a page the size of its trim (or of its
+    ``png_box``), rasterised at 300 dpi."""
+    if not exports:
+        return []
+    pages, css = [], []
+    for i, (_, p) in enumerate(exports):
+        box = p.png_box or layout.Box(0, 0, p.w, p.h)
+        css.append(f"@page p{i} {{ size: {mm(box.w)} {mm(box.h)}; margin: 0; }}"
+                   f" .p{i} {{ page: p{i}; }}")
+        pages.append(
+            f'<section class="page p{i}" style="width:{mm(box.w)};height:{mm(box.h)}">'
+            f'<div class="item" style="left:{mm(-box.x)};top:{mm(-box.y)};width:{mm(p.w)};'
+            f'height:{mm(p.h)}">{p.html((0.0, 0.0, 0.0, 0.0))}</div></section>')
+    body = "".join(pages)
+    html = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>png</title></head>'
+            f'<body class="{"low" if renderer.ink.low else "full"}">{body}</body></html>')
+    stylesheet = CSS(string=renderer.base_css + "\n".join(css), font_config=renderer.font_config,
+                     url_fetcher=renderer.fetcher)
+    doc = HTML(string=html, base_url=str(shipped()), url_fetcher=renderer.fetcher).render(
+        stylesheets=[stylesheet], font_config=renderer.font_config, cache=renderer.image_cache)
+    data = doc.write_pdf()
+    images = rasterise(data, [(p.png_box or layout.Box(0, 0, p.w, p.h), p.round)
+                              for _, p in exports])
+    out = []
+    for (path, _), img in zip(exports, images):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        save_png(img, path, DPI)
+        out.append(path)
+    return out
+
+def rasterise(pdf_bytes: bytes, specs: list[tuple[layout.Box, bool]], dpi: int = DPI):
+    """PIL images of the PDF's pages at ``dpi``, each exactly round(mm / 25.4 * dpi) px."""
+    import pypdfium2 as pdfium
+    from PIL import Image, ImageDraw
+
+    pdf = pdfium.PdfDocument(pdf_bytes)
+    images = []
+    try:
+        for i, (box, rnd) in enumerate(specs):
+            page = pdf[i]
+            fill = (255, 255, 255, 0) if rnd else (255, 255, 255, 255)
+            bmp = page.render(scale=dpi / 72, fill_color=fill, rev_byteorder=True)
+            img = bmp.to_pil()
+            want = (layout.px(box.w) if dpi == 300 else round(box.w / 25.4 * dpi),
+                    layout.px(box.h) if dpi == 300 else round(box.h / 25.4 * dpi))
+            if img.size != want:
+                if abs(img.size[0] - want[0]) <= 1 and abs(img.size[1] - want[1]) <= 1 \
+                        and img.size[0] >= want[0] and img.size[1] >= want[1]:
+                    img = img.crop((0, 0) + want)
+                else:
+                    img = img.resize(want, Image.LANCZOS)
+            if rnd:
+                img = img.convert("RGBA")
+                k = 4
+                mask = Image.new("L", (want[0] * k, want[1] * k), 0)
+                ImageDraw.Draw(mask).ellipse((0, 0, want[0] * k - 1, want[1] * k - 1), fill=255)
+                mask = mask.resize(want, Image.LANCZOS)
+                img.putalpha(mask)
+            elif img.mode != "RGB":
+                img = img.convert("RGB")
+            images.append(img)
+            page.close()
+    finally:
+        pdf.close()
+    return images
+
+
+def pngs_from_sheets(pdf_bytes: bytes, sheets: list[layout.Sheet],
+                     wanted: list[tuple[Path, Piece]]) -> list[Path]:
+    """Each wanted piece rasterised at 300 dpi from its first appearance on the sheets: the
+    page cropped to the item's trim (or to the piece's ``png_box`` inside it)."""
+    import pypdfium2 as pdfium
+    from PIL import Image, ImageDraw
+
+    where: dict[str, tuple[int, layout.Item]] = {}
+    for i, sh in enumerate(sheets):
+        for it in sh.items:
+            where.setdefault(it.name, (i, it))
+            where.setdefault(it.name.split(":")[0], (i, it))    # backs: "stone-back:..."
+    pdf = pdfium.PdfDocument(pdf_bytes)
+    out = []
+    k = layout.PT_PER_MM
+    try:
+        for path, piece in wanted:
+            i, it = where[piece.name]
+            W, H = sheets[i].size
+            sub = piece.png_box or layout.Box(0, 0, piece.w, piece.h)
+            box = layout.Box(it.box.x + sub.x, it.box.y + sub.y, sub.w, sub.h)
+            page = pdf[i]
+            fill = (255, 255, 255, 0) if piece.round else (255, 255, 255, 255)
+            spare = 2 * 72 / DPI      # two pixels more on the right and at the bottom
+            img = page.render(scale=DPI / 72, fill_color=fill, rev_byteorder=True,
+                              crop=(box.x * k, max((H - box.bottom) * k - spare, 0),
+                                    max((W - box.right) * k - spare, 0), box.y * k)).to_pil()
+            page.close()
+            want = (layout.px(box.w), layout.px(box.h))
+            img = _exact(img, want)
+            if piece.round:
+                img = img.convert("RGBA")
+                mask = Image.new("L", (want[0] * 4, want[1] * 4), 0)
+                ImageDraw.Draw(mask).ellipse((0, 0, want[0] * 4 - 1, want[1] * 4 - 1), fill=255)
+                img.putalpha(mask.resize(want, Image.LANCZOS))
+            else:
+                img = img.convert("RGB")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            save_png(img, path, DPI)
+            out.append(path)
+    finally:
+        pdf.close()
+    return out
+
+
+def save_png(img, path: Path, dpi: float, fast: bool = False) -> None:
+    img.save(str(path), format="PNG", dpi=(dpi, dpi), compress_level=1)
+
+
+def card_images(r: Renderer) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Every face and both backs, full colour: at 300 dpi and trim size (744 x 1039 px), and
+    at Tabletop Simulator size (409 x 571 px), each rendered from the vector art."""
+    import pypdfium2 as pdfium
+
+    faces = [f"pnp-face-{c}" for c in full_deck()]
+    backs = [f"pnp-back-{d}" for d in cardart.BACK_DESIGNS]
+    bleed_faces = [f"pnp-bleedface-{c}" for c in full_deck()]
+    lib = r.library(faces + backs + bleed_faces)
+    sizes = {"print": (layout.px(CARD_W), layout.px(CARD_H)), "tts": tts_card_size()}
+    #: print-on-demand card services take the art with 3 mm (1/8 in) bleed on every side
+    bleed_size = (layout.px(CARD_W + 2 * layout.BLEED), layout.px(CARD_H + 2 * layout.BLEED))
+    docs: dict[int, Any] = {}
+    out: dict[str, dict[str, Any]] = {"print": {}, "tts": {}, "bleed": {}}
+    codes = faces + backs + bleed_faces
+    try:
+        for code in codes:
+            reader, idx = lib[code]
+            doc = docs.get(id(reader))
+            if doc is None:
+                doc = docs[id(reader)] = pdfium.PdfDocument(r.library_data(reader))
+            page = doc[idx]
+            b = ref_bleed(code) * layout.PT_PER_MM
+            name = code.rsplit("-", 1)[1] if "face-" in code else "back-" + code[-1]
+            if code.startswith("pnp-bleedface-"):
+                kinds = {}
+            else:
+                kinds = sizes
+            for kind, want in kinds.items():
+                scale = want[0] / (CARD_W * layout.PT_PER_MM)
+                img = page.render(scale=scale, crop=(b, b, b, b), rev_byteorder=True).to_pil()
+                out[kind][name] = _exact(img, want).convert("RGB")
+            if code.startswith(("pnp-bleedface-", "pnp-back-")):
+                scale = bleed_size[0] / ((CARD_W + 2 * layout.BLEED) * layout.PT_PER_MM)
+                img = page.render(scale=scale, rev_byteorder=True).to_pil()
+                out["bleed"][name] = _exact(img, bleed_size).convert("RGB")
+            page.close()
+    finally:
+        for d in docs.values():
+            d.close()
+    return out["print"], out["tts"], out["bleed"]
+
+
+def _exact(img, want: tuple[int, int]):
+    from PIL import Image
+
+    if img.size == want:
+        return img
+    if img.size[0] >= want[0] and img.size[1] >= want[1] and \
+            max(img.size[0] - want[0], img.size[1] - want[1]) <= 3:
+        return img.crop((0, 0) + want)
+    return img.resize(want, Image.LANCZOS)
+
+
+def bleed_size_text() -> str:
+    w, h = layout.px(CARD_W + 2 * layout.BLEED), layout.px(CARD_H + 2 * layout.BLEED)
+    return f"{w} x {h} px"
+
+
+def tts_card_size() -> tuple[int, int]:
+    cw = TTS_MAX_W // TTS_COLS                      # 409
+    return cw, round(cw * CARD_H / CARD_W)          # 571
+
+
+def tts_sheet(images: dict[str, Any], back: str) -> tuple[Any, float]:
+    """A Tabletop Simulator deck sheet: 10 x 7 cards, at most 4096 px wide; the 52 faces in
+    deck order and, in the last slot, the back (TTS shows that slot for hidden cards).
+    Returns the image and its resolution in dpi."""
+    from PIL import Image
+
+    cw, ch = tts_card_size()
+    sheet = Image.new("RGB", (cw * TTS_COLS, ch * TTS_ROWS), (255, 255, 255))
+    for k, card in enumerate(full_deck()):
+        r, c = divmod(k, TTS_COLS)
+        sheet.paste(images[str(card)], (c * cw, r * ch))
+    r, c = divmod(TTS_COLS * TTS_ROWS - 1, TTS_COLS)
+    sheet.paste(images[back], (c * cw, r * ch))
+    return sheet, cw / (CARD_W / 25.4)
+
