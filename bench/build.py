@@ -57,7 +57,8 @@ elif mode == "full":
 else:
     t_pdf, pages = 0.0, 0
 c1 = os.times()
-cpu = (c1.user - c0.user) + (c1.system - c0.system) + (c1.children_user - c0.children_user) + (c1.children_system - c0.children_system)
+cpu = ((c1.user - c0.user) + (c1.system - c0.system)
+       + (c1.children_user - c0.children_user) + (c1.children_system - c0.children_system))
 rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
           resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
 print(json.dumps({{"check": t_check, "build": t_pdf, "cpu": cpu, "pages": pages, "rss_mib": rss}}))

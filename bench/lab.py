@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import resource
 import os
 import random
+import resource
 import sys
 import tempfile
 import time

@@ -114,7 +114,8 @@ def make_content(root: Path) -> dict[str, int]:
     gl = []
     for i in range(limits.MAX_TERMS):
         term = f"Term {i:03d}"
-        gl.append(f"- term: {term}\n  definition: {prose(per_term - len(term) - 10, 1000 + i)[:per_term - len(term)].strip()}\n")
+        definition = prose(per_term - len(term) - 10, 1000 + i)[:per_term - len(term)].strip()
+        gl.append(f"- term: {term}\n  definition: {definition}\n")
     (game / "glossary.yaml").write_text("".join(gl))
 
     for old in (game / "examples").glob("*.yaml"):

@@ -89,7 +89,8 @@ def main(folders: list[Path]) -> None:
             server, base = serve(folder)
             pages = sorted(p.name for p in folder.glob("*.html") if p.name != "404.html")
             print(f"\n{folder}")
-            print(f"{'page':26} {'requests':>8} {'KB':>7} {'KB before images':>17} {'(requests)':>10} {'Fast 3G load':>13}")
+            print(f"{'page':26} {'requests':>8} {'KB':>7} {'KB before images':>17} "
+                  f"{'(requests)':>10} {'Fast 3G load':>13}")
             for page in pages:
                 m = measure(browser, base, page, throttle=False)
                 times = [measure(browser, base, page, throttle=True)["ms"] for _ in range(3)]

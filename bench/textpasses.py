@@ -27,7 +27,15 @@ import argparse
 import re
 import time
 
-from builder.content import CODE_SPAN_RE, HEADING_RE, HTML_RE, MAX_BRACKETS, MAX_PARAGRAPH, Loader, heading_id
+from builder.content import (
+    CODE_SPAN_RE,
+    HEADING_RE,
+    HTML_RE,
+    MAX_BRACKETS,
+    MAX_PARAGRAPH,
+    Loader,
+    heading_id,
+)
 from builder.diagnostics import Diagnostics, Located
 from builder.render.markup import Markdown, plain
 

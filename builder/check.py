@@ -19,8 +19,16 @@ from typing import Any
 
 from .diagnostics import Diagnostics, Located, suggest, yaml_value
 from .engine.core import (
-    Card, CardError, DecisionFormatError, Event, GameDef, IllegalDecision, SetupError, State,
-    Zone, parse_cards,
+    Card,
+    CardError,
+    DecisionFormatError,
+    Event,
+    GameDef,
+    IllegalDecision,
+    SetupError,
+    State,
+    Zone,
+    parse_cards,
 )
 from .events import match_events, missing_event_detail
 from .model import Content, Example, Game, Positions, Step

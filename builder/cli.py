@@ -499,7 +499,7 @@ def run(args) -> int:
         if os.environ.get("WARBOOK_DEBUG") and e.exit_code == 2:
             raise
         return e.exit_code
-    except Exception as e:  # noqa: BLE001 - the last resort: a bug, not a content error
+    except Exception as e:
         if machine.is_machine(e):  # the machine's failure (a full disk ...), not a bug
             print(f"error: {machine.describe(e, hint=False)}", file=sys.stderr)
             if os.environ.get("WARBOOK_DEBUG"):

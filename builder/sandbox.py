@@ -302,7 +302,7 @@ class _Bounder(NodeTransformer):
     """Rewrites a parsed template: every loop round ticks (and pays for the literal text
     it writes), every ``~`` goes through a measured join."""
 
-    def visit_For(self, node: nodes.For) -> nodes.Node:
+    def visit_For(self, node: nodes.For) -> nodes.Node:  # noqa: N802 - Jinja visitor
         self.generic_visit(node)
         text = sum(len(c.data) for out in node.body if isinstance(out, nodes.Output)
                    for c in out.nodes if isinstance(c, nodes.TemplateData))
@@ -312,7 +312,7 @@ class _Bounder(NodeTransformer):
         node.body.insert(0, tick)
         return node
 
-    def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Node:  # noqa: N802 - Jinja visitor
         self.generic_visit(node)
         return nodes.Call(nodes.EnvironmentAttribute("warbook_concat"), list(node.nodes), [],
                           None, None, lineno=node.lineno)
@@ -415,7 +415,7 @@ class BoundedTemplate(jinja2.Template):
         with _bounded(self.environment, self.name):
             try:
                 return super().render(context)
-            except Exception as e:  # located, or re-raised as it is
+            except Exception as e:  # noqa: BLE001 - located, or re-raised as it is
                 raise _locate(e, self.environment) from None
 
     def make_module(self, vars=None, shared=False, locals=None):
@@ -425,7 +425,7 @@ class BoundedTemplate(jinja2.Template):
         with _bounded(self.environment, self.name):
             try:
                 return super().make_module(vars, shared, locals)
-            except Exception as e:  # located, or re-raised as it is
+            except Exception as e:  # noqa: BLE001 - located, or re-raised as it is
                 raise _locate(e, self.environment) from None
 
 
@@ -446,7 +446,7 @@ class Macros:
             with _bounded(env, f"{self._template.name}:{name}"):
                 try:
                     return macro(*args, **kwargs)
-                except Exception as e:  # located, or re-raised as it is
+                except Exception as e:  # noqa: BLE001 - located, or re-raised as it is
                     raise _locate(e, env) from None
 
         return call

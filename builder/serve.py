@@ -148,7 +148,7 @@ def make_handler(root: Path, state: State, stopping: threading.Event):
         def __init__(self, *a, **kw):
             super().__init__(*a, directory=str(root), **kw)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
+        def log_message(self, format: str, *args: Any) -> None:
             pass
 
         def checked(self) -> str | None:
@@ -165,11 +165,11 @@ def make_handler(root: Path, state: State, stopping: threading.Event):
                 code, message = 400, f"request path over {MAX_PATH} bytes"
             super().send_error(code, message, explain)
 
-        def do_HEAD(self) -> None:  # noqa: N802 - http.server's name
+        def do_HEAD(self) -> None:
             if self.checked() is not None:
                 super().do_HEAD()
 
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        def do_GET(self) -> None:
             path = self.checked()
             if path is None:
                 return

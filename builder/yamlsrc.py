@@ -537,7 +537,7 @@ def load_yaml_text(text: str, shown: str) -> Any:
     except yaml.YAMLError as e:
         raise Diagnostic(shown, 1, 1, f"YAML: {_short(e)}") from None
     except RecursionError:
-        raise Diagnostic(shown, 1, 1, f"lists and mappings nested too deep") from None
+        raise Diagnostic(shown, 1, 1, "lists and mappings nested too deep") from None
     finally:
         if loader is not None:
             loader.dispose()

@@ -96,7 +96,7 @@ def font_problem(path: Path) -> str:
                 glyphs[name].draw(NullPen())     # parses the outline; draws nothing
         missing = [c for c in FONT_LETTERS if ord(c) not in cmap]
         verdict = f"lacks letters the books need ({''.join(missing)})" if missing else ""
-    except Exception as e:  # corrupt bytes: see the docstring
+    except Exception as e:  # noqa: BLE001 - corrupt bytes: see the docstring
         text = str(e).strip() or type(e).__name__
         verdict = where + text[:80]
     _FONT_VERDICTS[key] = verdict

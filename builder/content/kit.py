@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostics, Located, describe, suggest
 from ..limits import MAX_COPIES, MAX_DECK_CARDS, MAX_KIT, over
 from ..yamlsrc import LocDict, LocList
 from .base import Reader
-from .fields import REQUIRED, box_mm, boolean, one_of, size_mm, text, whole
+from .fields import REQUIRED, boolean, box_mm, one_of, size_mm, text, whole
 
 #: parts a section may hold, printed in the order written: quick reference lines as a
 #: list (``lines``) or as paragraphs (``paragraphs``), rule bodies (``rule``), the text of

@@ -54,8 +54,23 @@ from collections import Counter
 from typing import Any
 
 from .core import (
-    ACE_HIGH, ACE_LOW, Card, ChanceNode, DecisionNode, Event, GameDef, OneOf, Option,
-    OrderOf, Result, SetupError, State, Zone, cards_str, full_deck, parse_cards,
+    ACE_HIGH,
+    ACE_LOW,
+    Card,
+    ChanceNode,
+    DecisionNode,
+    Event,
+    GameDef,
+    OneOf,
+    Option,
+    OrderOf,
+    Result,
+    SetupError,
+    State,
+    Zone,
+    cards_str,
+    full_deck,
+    parse_cards,
 )
 
 OPTIONS = {

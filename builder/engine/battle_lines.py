@@ -45,8 +45,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from .core import (
-    ACE_HIGH, Card, CardError, Choice, DecisionFormatError, DecisionNode, Event, GameDef,
-    Option, Result, SetupError, State, Zone, cards_str, full_deck,
+    ACE_HIGH,
+    Card,
+    CardError,
+    Choice,
+    DecisionFormatError,
+    DecisionNode,
+    Event,
+    GameDef,
+    Option,
+    Result,
+    SetupError,
+    State,
+    Zone,
+    cards_str,
+    full_deck,
     parse_cards,
 )
 
@@ -617,13 +630,13 @@ class BattleLinesState(State):
                     back[p].append((POSITIONS.index(side[p]), cards[p]))
                 continue
             w = "p1" if total["p1"] > total["p2"] else "p2"
-            l = other(w)
-            taken = [c for c in (cards[w], boost[w], cards[l], boost[l]) if c is not None]
+            loser = other(w)
+            taken = [c for c in (cards[w], boost[w], cards[loser], boost[loser]) if c is not None]
             self.captured[w].extend(taken)
             self.battles[pos] = w
-            rule = "capture-all" if boost[w] or boost[l] else "capture"
+            rule = "capture-all" if boost[w] or boost[loser] else "capture"
             ev.append(Event("capture", rule,
-                            f"At {where}, {{{w}}}'s {desc[w]} beats {{{l}}}'s {desc[l]}: "
+                            f"At {where}, {{{w}}}'s {desc[w]} beats {{{loser}}}'s {desc[loser]}: "
                             f"{{{w}}} captures {len(taken)} cards.",
                             w, tuple(taken), {"position": pos, "count": len(taken),
                                               "total": total[w]}))

@@ -47,8 +47,24 @@ from collections import Counter
 from typing import Any
 
 from .core import (
-    ACE_HIGH, RANK_NAMES, Card, ChanceNode, DecisionNode, Event, GameDef, OneOf, Option, OrderOf,
-    Result, SetupError, State, SubsetOf, Zone, cards_str, full_deck, parse_cards,
+    ACE_HIGH,
+    RANK_NAMES,
+    Card,
+    ChanceNode,
+    DecisionNode,
+    Event,
+    GameDef,
+    OneOf,
+    Option,
+    OrderOf,
+    Result,
+    SetupError,
+    State,
+    SubsetOf,
+    Zone,
+    cards_str,
+    full_deck,
+    parse_cards,
 )
 
 OPTIONS = {

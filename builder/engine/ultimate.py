@@ -35,8 +35,23 @@ from collections import Counter
 from typing import Any
 
 from .core import (
-    ACE_LOW, RANKS, Card, CardError, ChanceNode, DecisionFormatError, DecisionNode, Event, GameDef,
-    OneOf, OrderOf, Result, SetupError, State, Zone, cards_str, full_deck,
+    ACE_LOW,
+    RANKS,
+    Card,
+    CardError,
+    ChanceNode,
+    DecisionFormatError,
+    DecisionNode,
+    Event,
+    GameDef,
+    OneOf,
+    OrderOf,
+    Result,
+    SetupError,
+    State,
+    Zone,
+    cards_str,
+    full_deck,
 )
 
 PLAYERS = ("p1", "p2")

@@ -24,8 +24,21 @@ from collections import Counter
 from typing import Any
 
 from .core import (
-    ACE_HIGH, ACE_LOW, Card, DecisionNode, Event, GameDef, OneOf, Option, Result, SetupError,
-    State, Zone, cards_str, full_deck, parse_cards,
+    ACE_HIGH,
+    ACE_LOW,
+    Card,
+    DecisionNode,
+    Event,
+    GameDef,
+    OneOf,
+    Option,
+    Result,
+    SetupError,
+    State,
+    Zone,
+    cards_str,
+    full_deck,
+    parse_cards,
 )
 from .words import a_rank, count
 

@@ -33,8 +33,20 @@ from collections import Counter
 from typing import Any
 
 from .core import (
-    ACE_LOW, Card, DecisionNode, Event, GameDef, IntRange, OneOf, Result, SetupError, State,
-    Zone, cards_str, full_deck, CardError,
+    ACE_LOW,
+    Card,
+    CardError,
+    DecisionNode,
+    Event,
+    GameDef,
+    IntRange,
+    OneOf,
+    Result,
+    SetupError,
+    State,
+    Zone,
+    cards_str,
+    full_deck,
 )
 
 PLAYERS = ("p1", "p2")

@@ -70,7 +70,7 @@ class _SafeLinks(Treeprocessor):
     alternative text. Content has no pictures of its own; a picture's address would be
     fetched by a reader's browser or by the PDF build."""
 
-    def run(self, root):  # noqa: D401 - markdown's API
+    def run(self, root):
         for parent in list(root.iter()):
             for i, el in enumerate(list(parent)):
                 if el.tag == "a" and not safe_href(el.get("href", "")):
@@ -160,7 +160,7 @@ class _Typographer(Treeprocessor):
     """After the inline patterns: en dashes, "an 8" and card codes in every text of the
     rendered tree (code spans included: a code in the content is still a card)."""
 
-    def run(self, root):  # noqa: D401 - markdown's API
+    def run(self, root):
         for el in list(root.iter()):
             if el.text:
                 el.text = _words(el.text)

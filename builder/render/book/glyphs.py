@@ -34,16 +34,16 @@ class _PdfPen(BasePen):
         super().__init__(glyphset)
         self.ops: list[str] = []
 
-    def _moveTo(self, p):
+    def _moveTo(self, p):  # noqa: N802 - fontTools' pen method
         self.ops.append(f"{p[0]:g} {p[1]:g} m")
 
-    def _lineTo(self, p):
+    def _lineTo(self, p):  # noqa: N802 - fontTools' pen method
         self.ops.append(f"{p[0]:g} {p[1]:g} l")
 
-    def _curveToOne(self, p1, p2, p3):
+    def _curveToOne(self, p1, p2, p3):  # noqa: N802 - fontTools' pen method
         self.ops.append(" ".join(f"{v:g}" for v in (*p1, *p2, *p3)) + " c")
 
-    def _closePath(self):
+    def _closePath(self):  # noqa: N802 - fontTools' pen method
         self.ops.append("h")
 
 

@@ -11,17 +11,16 @@ landed (``diagram_placements``).
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-import re
-
 from markupsafe import Markup
 from weasyprint import CSS, HTML
 from weasyprint.formatting_structure import boxes
-from weasyprint.urls import URLFetcherResponse
 from weasyprint.text.fonts import FontConfiguration
+from weasyprint.urls import URLFetcherResponse
 
 from ... import __version__
 from ...engine.core import full_deck
@@ -35,7 +34,6 @@ from ..templating import TEMPLATES, environment, helper, read_template_file
 from .glyphs import PT, Run, Style, block, wrap
 from .pagerefs import anchor_pages, fill_page_refs
 from .stamp import Art, CardForms, Placed, stamp
-
 
 
 def page_css(paper: Paper) -> str:
@@ -369,7 +367,7 @@ def example_height(e, text_width: float, max_cols: int = 14) -> float:
     on one page is kept from breaking across pages (within a few per cent of the laid-out
     height: tests/test_book_layout.py measures it)."""
     h = 14 + _height(_paras(e.intro), BODY, MEASURE) + _height(
-        [" ".join(l for _, l in e.rules)], META, META_MEASURE)
+        [" ".join(line for _, line in e.rules)], META, META_MEASURE)
     d = step_layout(e.setup, text_width, max_cols)
     setup = 4.5 + _state_height(e.setup_state, min(text_width - d.width - 4 if d.side else text_width, MEASURE))
     h += (max(d.height, setup) if d.side else d.height + 1.5 + setup) + 4

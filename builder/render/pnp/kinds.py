@@ -16,8 +16,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ...engine.core import Card
 from ...content.kit import Section
+from ...engine.core import Card
 from ...settings import Paper
 from . import art, layout
 from .cover import cover_sheet, print_steps

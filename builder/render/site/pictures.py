@@ -55,7 +55,8 @@ def _html(previews: list[Preview], mark: Path) -> str:
 @page {{ size: {PREVIEW[0]}px {PREVIEW[1]}px; margin: 0; }}
 @page icon {{ size: 192px 192px; margin: 0; }}
 html, body {{ margin: 0; }}
-.preview {{ page: auto; width: {PREVIEW[0]}px; height: {PREVIEW[1]}px; box-sizing: border-box; padding: 88px 96px 0 110px;
+.preview {{ page: auto; width: {PREVIEW[0]}px; height: {PREVIEW[1]}px; box-sizing: border-box;
+  padding: 88px 96px 0 110px;
   background: #fbf8f2; color: #1e1b17; position: relative; break-after: page; overflow: hidden; }}
 .band {{ position: absolute; left: 0; top: 0; bottom: 0; width: 28px; background: var(--accent); }}
 .kicker {{ font: 600 34px "Cabin"; color: #5d564c; margin: 0 0 40px; display: flex; align-items: center; }}
