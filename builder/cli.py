@@ -79,7 +79,9 @@ def print_report(report) -> None:
         log.info(line)
     n_err = len(report.diagnostics.errors)
     n_warn = len(report.diagnostics) - n_err
-    log.info(f"checked {len(report.games)} games, {report.example_count} examples: "
+    games, examples = len(report.games), report.example_count
+    log.info(f"checked {games} game{'s' if games != 1 else ''}, "
+             f"{examples} example{'s' if examples != 1 else ''}: "
              f"{counts['pass']} passed, {counts['fail'] + counts['error']} failed; "
              f"{n_err} error{'s' if n_err != 1 else ''}"
              + (f", {n_warn} warning{'s' if n_warn != 1 else ''}" if n_warn else ""))

@@ -960,6 +960,7 @@ def check_templates(root: str | Path, diags: Diagnostics) -> None:
         _check_names(name, tree, shown, diags)
     for name, tree in trees.items():
         _check_blocks(env, name, tree, trees, rel(folder / name, root), diags)
+        _check_macros(env, name, tree, rel(folder / name, root), diags)
         _check_refused(tree, rel(folder / name, root), diags)
     # extends, includes and imports that come back to where they started
     shipped_refs = _shipped_refs()
@@ -1034,6 +1035,31 @@ def _check_blocks(env: BoundedEnvironment, name: str, tree: nodes.Template,
                           f"block '{block.name}' is not in {first_parent} or what it extends, "
                           f"so what it holds is never shown{suggest(block.name, blocks)} "
                           f"(blocks there: {have})")
+
+
+def _check_macros(env: BoundedEnvironment, name: str, tree: nodes.Template, shown: str,
+                  diags: Diagnostics) -> None:
+    """A template that takes the place of a shipped one which defines macros must define
+    them all: the renderers and the other templates call them by name (the sheets' words,
+    the site's parts), and one that is missing would stop the build half-way."""
+    shipped_file = resources.templates() / name
+    if not shipped_file.is_file():
+        return
+    try:
+        shipped = env.parse(shipped_file.read_text(encoding="utf-8"), name)
+    except Exception:  # noqa: BLE001 - the shipped templates are tested; never the user's fault
+        return
+    wanted = [m.name for m in shipped.body if isinstance(m, nodes.Macro)]
+    have = {m.name for m in tree.body if isinstance(m, nodes.Macro)}
+    missing = [m for m in wanted if m not in have]
+    if missing:
+        names = ", ".join(f"'{m}'" for m in missing)
+        diags.error(Located(shown, 1, 1),
+                    f"this template replaces the shipped {name}, which defines the macro"
+                    f"{'s' if len(missing) > 1 else ''} {names}; the renderer calls "
+                    f"{'them' if len(missing) > 1 else 'it'}, so define "
+                    f"{'them' if len(missing) > 1 else 'it'} here too (copy from the shipped "
+                    f"file and change what you need; macros it defines: {', '.join(wanted)})")
 
 
 def _path_to(start: str, goal: str, follow: Callable[[str], list[str]]) -> list[str] | None:

@@ -104,7 +104,7 @@ def test_the_summary_line_counts_passes_failures_and_errors(capfd, war_broken):
     out = capfd.readouterr()
     assert f"war: {n - 1}/{n} examples replay" in out.out
     assert out.out.rstrip().endswith(
-        f"checked 1 games, {n} examples: {n - 1} passed, 1 failed; 1 error")
+        f"checked 1 game, {n} examples: {n - 1} passed, 1 failed; 1 error")
     assert cli.main(["check", "--content", str(CONTENT)]) == 0
     total = sum(len(f) for f in shipped_examples().values())
     assert f"{total} passed, 0 failed; 0 errors" in capfd.readouterr().out

@@ -108,7 +108,7 @@ def test_a_bad_site_url_stops_the_build_before_anything(tmp_path, capsys):
 def test_quiet_hides_the_progress_but_not_the_errors(tmp_path, capsys):
     content = war_only(tmp_path)
     loud = run(capsys, "check", "--content", str(content))
-    assert loud.returncode == 0 and "war: " in loud.stdout and "checked 1 games" in loud.stdout
+    assert loud.returncode == 0 and "war: " in loud.stdout and "checked 1 game" in loud.stdout
     quiet = run(capsys, "check", "--quiet", "--content", str(content))
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
 
@@ -126,7 +126,7 @@ def test_verbose_shows_the_debugging_lines(tmp_path, capsys):
     debug_line = f"checking {content.resolve()}"
     assert debug_line not in plain.stdout
     assert debug_line in verbose.stdout.splitlines()
-    assert "checked 1 games" in verbose.stdout  # and the progress still
+    assert "checked 1 game" in verbose.stdout  # and the progress still
 
 
 @pytest.mark.parametrize("command", [["check"], ["simulate", "war"], ["build"], ["serve"],
@@ -220,5 +220,5 @@ def test_the_command_line_prints_through_one_handler_in_a_real_process(tmp_path)
                            str(content), "--game", "war"], capture_output=True, text=True,
                           cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[-1].startswith("checked 1 games, ")
+    assert proc.stdout.splitlines()[-1].startswith("checked 1 game, ")
     assert proc.stderr == ""
