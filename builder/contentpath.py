@@ -73,3 +73,15 @@ def inside(root: str | Path, path: str | Path) -> bool:
         return Path(path).resolve().is_relative_to(top)
     except (OSError, RuntimeError):
         return False
+
+
+def rel(path: Path, root: Path) -> str:
+    """A path as shown in messages: relative to the working folder when possible."""
+    try:  # the path as written (a link is shown as the link, not where it leads)
+        return str(Path(os.path.abspath(path)).relative_to(os.path.abspath(Path.cwd())))
+    except ValueError:
+        pass
+    try:
+        return str((path.parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError, RuntimeError):  # elsewhere, or a link loop
+        return str(path)

@@ -752,7 +752,7 @@ class ContentLoader(jinja2.BaseLoader):
         self.seen = env_files if env_files is not None else set()
 
     def shown(self, name: str) -> str:
-        from .content import rel
+        from .contentpath import rel
 
         return rel(self.root / "templates" / name, self.root)
 
@@ -887,7 +887,7 @@ def check_templates(root: str | Path, diags: Diagnostics) -> None:
     template that extends, includes or imports itself, a reference to a template that does
     not exist and a file name no renderer reads ("did you mean") are reported in
     ``diags`` at their file and line."""
-    from .content import rel
+    from .contentpath import rel
 
     resources.templates()  # the shipped ones all there (or an internal error), before anything
     root = Path(root)

@@ -11,30 +11,17 @@ reader goes on so that one run reports them all.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ..contentpath import Refused, resolve
+from ..contentpath import Refused, rel, resolve
 from ..diagnostics import Diagnostic, Diagnostics, Located, describe
 from ..names import name_problem
 from ..yamlsrc import LocDict, load_yaml, read_text
 from . import fields
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-
-
-def rel(path: Path, root: Path) -> str:
-    """A path as shown in messages: relative to the working folder when possible."""
-    try:  # the path as written (a link is shown as the link, not where it leads)
-        return str(Path(os.path.abspath(path)).relative_to(os.path.abspath(Path.cwd())))
-    except ValueError:
-        pass
-    try:
-        return str((path.parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError, RuntimeError):  # elsewhere, or a link loop
-        return str(path)
 
 
 def or_default(data: dict, key: str, default: Any) -> Any:

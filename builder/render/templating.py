@@ -66,7 +66,7 @@ def template_file(name: str, overrides: Path | None = None) -> Path:
         if path.is_symlink() or path.exists():
             import os
 
-            from ..content import rel
+            from ..contentpath import rel
             from ..diagnostics import Diagnostic
             from ..yamlsrc import MAX_FILE_BYTES
 
@@ -82,7 +82,7 @@ def template_file(name: str, overrides: Path | None = None) -> Path:
 def read_template_file(name: str, overrides: Path | None = None) -> str:
     """The text of a template folder's file (see :func:`template_file`)."""
     if overrides is not None and ((overrides / name).is_symlink() or (overrides / name).exists()):
-        from ..content import rel
+        from ..contentpath import rel
         from ..yamlsrc import read_text
 
         path = overrides / name
