@@ -4,14 +4,12 @@ component and website tests, so the suite pays for the build once."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT, run_warbook
 
 # Under mutation testing (scripts/mutation.py, mutmut), while mutmut records which tests
 # reach which function it names the "stats" mutant in the environment, and a warbook run in
@@ -25,11 +23,6 @@ if os.environ.get("MUTANT_UNDER_TEST") == "stats":
 # session's own (builder/lab/figures.py).
 os.environ.setdefault("WARBOOK_LAB_GAMES", "150")
 os.environ.setdefault("WARBOOK_CACHE", tempfile.mkdtemp(prefix="warbook-figures-"))
-
-
-def run_warbook(*args: str, timeout: int = 900) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "builder", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="session")

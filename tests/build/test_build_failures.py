@@ -20,7 +20,7 @@ from builder.render.errors import RenderError
 from builder.render.pnp import components
 from builder.render.site import pages
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [pytest.mark.slow, pytest.mark.build]
 

@@ -22,7 +22,7 @@ from builder.build import build, up_to_date
 from builder.check import run_check
 from builder.incremental import MANIFEST
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LETTER = (612.0, 792.0)   # points: 8.5 x 11 in
 LOGO = ('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40">'
         '<rect width="120" height="40" fill="#335"/>'

@@ -20,7 +20,7 @@ from builder.build import build, up_to_date
 from builder.check import run_check
 from builder.incremental import MANIFEST
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [pytest.mark.slow, pytest.mark.build]
 

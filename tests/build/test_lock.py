@@ -24,7 +24,7 @@ import pytest
 
 from builder import lock
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 HOLDER = textwrap.dedent("""
     import sys, time

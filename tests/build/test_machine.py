@@ -131,7 +131,7 @@ def test_a_failure_of_the_machine_outside_a_build_is_a_plain_error(tmp_path):
     import shutil
     import sys
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     content = tmp_path / "content"
     shutil.copytree(root / "content" / "war", content / "war")
     (content / "index.yaml").write_text("games: [war]\n")

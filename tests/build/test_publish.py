@@ -26,7 +26,7 @@ import pytest
 
 from builder.incremental import MANIFEST
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 POINTS = ("render", "staged", "completing", "completed", "moved-aside", "swapped")
 
 OLD = {"pdf/a-rules.pdf": "old a", "pdf/b-rules.pdf": "old b", "site/index.html": "old site",

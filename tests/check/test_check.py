@@ -16,7 +16,7 @@ import pytest
 
 from builder import cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONTENT = ROOT / "content"
 
 

@@ -17,7 +17,7 @@ from builder.check import (Replayer, compare, describe_state, match_events, msg_
 from builder.diagnostics import Diagnostics
 from builder.engine.core import Card, Event
 
-CONTENT = Path(__file__).resolve().parent.parent / "content"
+CONTENT = Path(__file__).resolve().parents[2] / "content"
 KS, QH = Card("K", "S"), Card("Q", "H")
 
 

@@ -16,7 +16,7 @@ import yaml
 from builder.check import run_check
 from builder.engine.core import Card, CardError, full_deck
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 def war_with(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
     content = tmp_path / "content"

@@ -13,7 +13,7 @@ import pytest
 
 from builder.check import run_check
 
-CONTENT = Path(__file__).resolve().parent.parent / "content"
+CONTENT = Path(__file__).resolve().parents[2] / "content"
 RESHUFFLE = "05-reshuffle.yaml"            # Battle: decisions, then a chance step (line 46)
 PLAIN = "01-a-plain-trick.yaml"            # War: forced steps only
 

@@ -14,7 +14,7 @@ import yaml
 
 from builder import cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONTENT = ROOT / "content"
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from builder.check import run_check
 
-CONTENT = Path(__file__).resolve().parent.parent / "content"
+CONTENT = Path(__file__).resolve().parents[2] / "content"
 
 CASES = [
     # id, game, example, old, new, the bad value, a word on its line, words of the message

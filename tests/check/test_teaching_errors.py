@@ -13,7 +13,7 @@ from pathlib import Path
 
 from builder.check import run_check
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def broken(tmp: Path, slug: str, example: str, old: str, new: str) -> tuple[list, str, str]:

@@ -15,7 +15,7 @@ import pytest
 
 from builder.record import dump_example, flow
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["war", "peace", "winning-the-battle", "battle-lines", "deck-management", "battle",
          "ultimate"]
 

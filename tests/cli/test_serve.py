@@ -24,7 +24,7 @@ import pytest
 
 from builder.serve import PREFIX, inject
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 PAGE = b'<!doctype html><html><head></head><body class="x"><p>hi</p></body></html>'
 

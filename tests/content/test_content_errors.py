@@ -2,8 +2,8 @@
 content folder: the file, line, column and wording a designer reads.
 
 The base folder is High Five (tests/fixtures/high-five: a game with its own engine.py and
-four rules), written out below line by line so that each expected position can be counted
-by hand from the text of the case. Each case breaks one thing and lists every error that
+four rules), written out line by line in tests/helpers.py so that each expected position
+can be counted by hand from the text of the case. Each case breaks one thing and lists every error that
 the check reports in the broken file, in order. Columns are counted in the file (1-based);
 ``col(line, text)`` is that count done on the case's own text.
 
@@ -14,7 +14,6 @@ no case here pins.
 from __future__ import annotations
 
 import ast
-import re
 import shutil
 from pathlib import Path
 
@@ -22,121 +21,21 @@ import pytest
 
 from builder.check import run_check
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "tests" / "fixtures" / "high-five"
-G = "content/high-five/game.yaml"
-R = "content/high-five/rules.md"
-GL = "content/high-five/glossary.yaml"
-E = "content/high-five/examples/01-short.yaml"
-I = "content/index.yaml"
+# High Five and its helpers (tests/helpers.py); the cases below write its files' paths short
+from helpers import (EXAMPLE, FIXTURE, GAME, GLOSSARY, INDEX, ROOT, RULES, col,
+                     content, errors, nth, replace)  # noqa: F401 - content is a fixture
+from helpers import EXAMPLE_FILE as E
+from helpers import GAME_FILE as G
+from helpers import GLOSSARY_FILE as GL
+from helpers import INDEX_FILE as I  # noqa: E741
+from helpers import RULES_FILE as R
 
-INDEX = "games: [high-five]\n"
-GAME = """\
-slug: high-five
-title: High Five
-players: {min: 2, max: 2}
-compare: {players: "2", deck: Ten cards, choices: A card, win: More points, length: Five rounds}
-quickref:
-  - Play a card; the higher card scores.
-"""
-RULES = """\
-# Playing {#playing}
-
-## A round {#play}
-
-Both players choose a card from their hand and reveal the two together.
-
-## Scoring {#higher-scores}
-
-The higher card (ace high) scores its player a point.
-
-## Equal cards {#tie}
-
-If the two cards are equal, nobody scores.
-
-# The end {#end}
-
-## More points {#most-points}
-
-When the hands are empty, the player with more points wins; equal points is a draw.
-"""
-GLOSSARY = """\
-- term: Point
-  definition: What the higher card of a round scores.
-  see: [higher-scores]
-"""
-EXAMPLE = """\
-id: short-game
-title: A two-round game
-rules: [play, higher-scores, tie, most-points]
-options:
-  hand: 2
-setup:
-  hands:
-    p1: [KS, 4D]
-    p2: [KH, 9C]
-steps:
-  - decide: {p1: KS, p2: KH}
-    expect:
-      events: [reveal, reveal, tie]
-      p1.points: 0
-  - decide: {p1: 4D, p2: 9C}
-    expect:
-      p2.points: 1
-      result: p2
-"""
-BASE = {"index.yaml": INDEX, "high-five/game.yaml": GAME, "high-five/rules.md": RULES,
-        "high-five/glossary.yaml": GLOSSARY, "high-five/examples/01-short.yaml": EXAMPLE}
 HTML_HINT = "; write Markdown, or escape the '<' as '\\<'"
 LINK_RULE = "is not allowed: links may go to http, https, mailto addresses or within the site"
 PICTURE = ("pictures are not allowed in content text (a picture's address would be fetched "
            "by the build and by readers' browsers)")
 GAME_KEYS = ("accent, balance, compare, components, cover_cards, credit, designer, engine, kit, "
              "options, player_colours, players, quickref, slug, summary, tagline, time, title")
-
-
-def col(line: str, text: str) -> int:
-    """The 1-based column where ``text`` first starts on ``line``."""
-    assert text in line, (text, line)
-    return line.index(text) + 1
-
-
-def nth(text: str, n: int) -> str:
-    """Line ``n`` (1-based) of ``text``."""
-    return text.splitlines()[n - 1]
-
-
-def replace(text: str, old: str, new: str) -> str:
-    assert text.count(old) == 1, old
-    return text.replace(old, new)
-
-
-@pytest.fixture()
-def content(tmp_path: Path, monkeypatch) -> Path:
-    """The base folder written under ``content/`` in a fresh working folder (so the paths in
-    messages read ``content/high-five/...``)."""
-    monkeypatch.chdir(tmp_path)
-    root = tmp_path / "content"
-    for name, text in BASE.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    shutil.copyfile(FIXTURE / "engine.py", root / "high-five" / "engine.py")
-    return root
-
-
-#: how the replay's own messages begin (``example 'ID', step N: ...``, ``example 'ID' lists
-#: rule ...``); the loader's never do. A broken example may also fail its replay: those
-#: follow-on errors are check.py's, not content.py's, and are left out here.
-REPLAY_MESSAGE = re.compile(r"^\S+: error: example '")
-
-
-def errors(root: Path, path: str | None = None) -> list[str]:
-    """The first line of each error the check reports (in ``path`` only, if given), less
-    the replay's follow-on errors."""
-    report = run_check(Path(root.name))
-    lines = [d.format().splitlines()[0] for d in report.diagnostics.errors]
-    return [ln for ln in lines if (path is None or ln.startswith(path + ":"))
-            and not REPLAY_MESSAGE.match(ln)]
 
 
 def test_the_base_folder_has_no_error(content: Path):

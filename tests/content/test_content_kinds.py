@@ -19,7 +19,7 @@ import pytest
 from builder.check import run_check
 from builder.names import name_problem
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "high-five"
 
 

@@ -23,7 +23,7 @@ from builder.check import run_check
 from builder.content import load_content
 from builder.yamlsrc import MAX_VALUES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "high-five"
 SHORT = "01-a-short-game.yaml"
 #: what a step of the fixture's short example is written as, once more (never replayed

@@ -20,7 +20,7 @@ from fontTools.ttLib import TTFont
 from builder import limits
 from builder.content import load_content
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "high-five"
 CABIN = Path("/usr/share/fonts/opentype/cabin/Cabin-Regular.otf")
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")

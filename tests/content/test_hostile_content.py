@@ -1,9 +1,10 @@
 """Hostile and broken content files (issue 13): each failure the issue lists is a located
 error with a message in plain words, never a traceback, a hang or a silent acceptance.
 
-The cases break the small High Five folder of tests/test_content_errors.py; each expected
-position is counted by hand on the case's own text (``col`` finds a piece on a line). The
-YAML loader's messages (builder/yamlsrc.py) are pinned here, as content.py's are there.
+The cases break the small High Five folder of tests/helpers.py (as
+tests/content/test_content_errors.py does); each expected position is counted by hand on the
+case's own text (``col`` finds a piece on a line). The YAML loader's messages
+(builder/yamlsrc.py) are pinned here, as content.py's are there.
 """
 
 from __future__ import annotations
@@ -16,10 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from test_content_errors import BASE, EXAMPLE, G, GAME, GL, GLOSSARY, I, R, RULES, E, col, \
-    content, errors, nth, replace  # noqa: F401 - content is a fixture
-
-ROOT = Path(__file__).resolve().parent.parent
+# High Five and its helpers (tests/helpers.py); the cases below write its files' paths short
+from helpers import BASE, EXAMPLE, GAME, GLOSSARY, ROOT, RULES, col, content, errors, nth, \
+    replace  # noqa: F401 - content is a fixture
+from helpers import EXAMPLE_FILE as E
+from helpers import GAME_FILE as G
+from helpers import GLOSSARY_FILE as GL
+from helpers import INDEX_FILE as I  # noqa: E741
+from helpers import RULES_FILE as R
 
 
 def write(root: Path, name: str, data: str | bytes) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from builder.check import run_check
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int]:

@@ -13,7 +13,7 @@ from builder.check import run_check
 from builder.links import safe_href
 from builder.render.markup import Markdown
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("href", [

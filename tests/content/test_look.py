@@ -10,7 +10,7 @@ import pytest
 
 from builder.check import run_check
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def errors_for(tmp_path: Path, index: str, game_extra: str = "") -> list[str]:

@@ -22,7 +22,7 @@ import pytest
 from builder.engine import registered_engines
 from builder.engine.core import play_game, random_bot
 from builder.engine.words import size
-from test_narration import NAMES, problems
+from helpers import PLAYER_NAMES, house_style_problems
 
 GAMES = {slug: g for slug, g in registered_engines().items() if g.describe}
 
@@ -61,9 +61,10 @@ def check(slug: str, view: dict, lines: list, where: str, matched: set) -> None:
     assert said[:-1] == players and said[-1] == "", (slug, where, said)
     for p, text in lines:
         named = text
-        for pid, name in NAMES.items():       # the ids as the renderers fill them in
+        for pid, name in PLAYER_NAMES.items():   # the ids as the renderers fill them in
             named = named.replace("{" + pid + "}", name)
-        wrong = [w for w in problems(named) if "start" not in w and "sentence" not in w]
+        wrong = [w for w in house_style_problems(named)
+                 if "start" not in w and "sentence" not in w]
         assert not wrong, (slug, where, text, wrong)
         if p and view.get(f"{p}.status") == "out":
             assert text == "out of the game", (slug, where, p, text)

@@ -19,36 +19,10 @@ from builder.check import run_check
 from builder.engine import registered_engines
 from builder.engine.core import Card, play_game, random_bot
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import documented_events_and_rules, games_page_sections, games_page_table
+
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = registered_engines()
-
-
-def sections() -> dict[str, str]:
-    """The page's text per game, by its ``## Title`` heading."""
-    text = (ROOT / "docs" / "games.md").read_text()
-    parts = re.split(r"(?m)^## (.+)$", text)
-    return {parts[i].strip(): parts[i + 1] for i in range(1, len(parts), 2)}
-
-
-def table(section: str, heading: str) -> list[list[str]]:
-    body = section.split(f"### {heading}\n", 1)[1].split("\n### ", 1)[0]
-    rows = [ln for ln in body.splitlines() if ln.startswith("| ")]
-    return [[c.strip() for c in r.strip("|").split("|")] for r in rows[2:]]
-
-
-def documented(slug: str) -> tuple[dict[str, set[str]], set[str]]:
-    """(event kind -> its data fields, rule ids) as the page gives them."""
-    title = GAMES[slug].title
-    page = sections()
-    section = page.get(title) or next(
-        (v for k, v in page.items() if k.endswith(title) or title.endswith(k)), None)
-    assert section is not None, f"docs/games.md has no section for {title}"
-    events = {}
-    for kind, data, _meaning in table(section, "Events"):
-        fields = re.sub(r"\([^)]*\)", "", data)       # value lists in brackets are not fields
-        events[kind.strip("`")] = set(re.findall(r"`([a-z0-9_.-]+)`", fields))
-    rules = {row[0].strip("`") for row in table(section, "Rule ids")}
-    return events, rules
 
 
 ENDS: dict[str, list] = {}
@@ -58,11 +32,11 @@ def documented_view(slug: str) -> dict[str, set[str] | None]:
     """View key (``{p}`` for each player) -> the words its value may be, where the page
     lists them in backticks (None: a number, a pile or free text)."""
     title = GAMES[slug].title
-    page = sections()
+    page = games_page_sections()
     section = page.get(title) or next(v for k, v in page.items() if k.endswith(title)
                                       or title.endswith(k))
     out = {}
-    for keys, value, *_ in table(section, "View keys"):
+    for keys, value, *_ in games_page_table(section, "View keys"):
         words = set(re.findall(r"`([a-z0-9 -]+)`", re.sub(r"\([^)]*\)", "", value)))
         for key in re.findall(r"`([^`]+)`", keys):     # a row may name several keys
             out[key] = words or None
@@ -101,14 +75,14 @@ def shipped_events() -> dict[str, list]:
 
 def test_the_page_has_a_table_for_every_engine():
     for slug in GAMES:
-        events, rules = documented(slug)
+        events, rules = documented_events_and_rules(slug)
         assert "game-over" in events and events["game-over"] >= {"winner"}, slug
         assert rules >= set(GAMES[slug].rule_ids), slug
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_every_event_is_as_documented(slug, shipped_events):
-    events, rules = documented(slug)
+    events, rules = documented_events_and_rules(slug)
     seen = defaultdict(set)
     for ev in produced(slug) + shipped_events.get(slug, []):
         assert ev.kind in events, f"{slug}: event kind '{ev.kind}' is not documented"

@@ -23,7 +23,7 @@ import yaml
 from builder.engine import registered_engines
 from builder.engine.core import Card, DecisionFormatError, fmt_value, play_game, random_bot
 
-from test_documented_events import documented
+from helpers import documented_events_and_rules
 
 GAMES = registered_engines()
 STYLES = {"stack", "fan", "pile", "tokens"}   # core.Zone's docstring: what the renderers draw
@@ -55,7 +55,7 @@ def each_game(slug: str, seeds: int):
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_every_decision_cites_a_documented_rule(slug):
-    _events, rules = documented(slug)
+    _events, rules = documented_events_and_rules(slug)
     cited = Counter()
     for _table, node, _ev in each_step(slug):
         if node.kind == "decision":
@@ -367,7 +367,7 @@ def test_an_engine_file_may_define_dataclasses(tmp_path):
 
     from builder.engine.registry import load_engine_file
 
-    fixture = Path(__file__).parent / "fixtures" / "high-five" / "engine.py"
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "high-five" / "engine.py"
     text = fixture.read_text()
     anchor = "PLAYERS = (\"p1\", \"p2\")\n"
     assert text.count(anchor) == 1

@@ -21,43 +21,10 @@ from builder.check import run_check
 from builder.engine import registered_engines
 from builder.engine.core import play_game, random_bot
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import CARD_CODE, PLAYER_NAMES, house_style_problems
+
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = registered_engines()
-NAMES = {"p1": "Ann", "p2": "Bea", "p3": "Cyd", "p4": "Dot"}
-CARD = r"(?:10|[AJQK2-9])[CDHS]"
-NOUNS = "card|pair|point|stone|turn|round|trick|soldier|battle|diamond|war"
-
-
-def problems(text: str) -> list[str]:
-    found = []
-    if not re.match(rf"^(?:[A-Z0-9]|{CARD})", text):
-        found.append("does not start with a capital")
-    if not re.search(r"[.!:)]$", text):
-        found.append("does not end a sentence")
-    for leftover in ("{", "}", "None", "  "):
-        if leftover in text:
-            found.append(f"holds {leftover!r}")
-    for word in re.findall(r"\b[A-Z]{2,}\b", text):
-        if not re.fullmatch(CARD, word):
-            found.append(f"capitals {word!r}")
-    for word in re.findall(r"\b[A-Z]{2,}[a-z]\w*|\b[a-z]+[A-Z]\w*", text):   # "CARDs", "cardS"
-        found.append(f"capitals {word!r}")
-    for wrong in re.findall(r"\b(?:decks is|deck are|cards is|card are)\b", text):
-        found.append(f"{wrong!r}: the verb does not agree")
-    if re.search(r"[a-z,:] (?:A|An) [a-z]", text):                  # "Both show A king"
-        found.append("a capital article inside a sentence")
-    if re.search(r"\ba (?:8|11|18|80|ace|eight|A\b|A[CDHS]\b|8[CDHS]\b)", text):
-        found.append("'a' before a vowel sound")
-    if re.search(r"\ban (?:[2-79]\b|10\b|[JQK]\b|[2-79JQK][CDHS]\b|king|queen|jack|two|three)",
-                 text):
-        found.append("'an' before a consonant sound")
-    if re.search(rf"(?<![\d.])1 (?:{NOUNS})s\b", text):
-        found.append("'1' with a plural")
-    if re.search(rf"(?<![\d.])(?:0|[2-9]|\d\d+) (?:{NOUNS})\b(?!s)", text):
-        found.append("a number above 1 with a singular")
-    return found
-
-
 def narrations(slug: str):
     game = GAMES[slug]
     for opts in game.option_sets:
@@ -97,16 +64,16 @@ def shipped():
     ("A king beats An eight.", ["a capital article inside a sentence"]),
 ])
 def test_the_checker_itself(text, wrong):
-    assert problems(text) == wrong
+    assert house_style_problems(text) == wrong
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_every_narration_reads_as_english(slug, shipped):
     bad = []
     for ev, where in [*narrations(slug), *shipped.get(slug, [])]:
-        text = ev.narrate(NAMES)
-        wrong = problems(text)
-        if ev.player and NAMES[ev.player] not in text:
+        text = ev.narrate(PLAYER_NAMES)
+        wrong = house_style_problems(text)
+        if ev.player and PLAYER_NAMES[ev.player] not in text:
             wrong.append(f"does not name {ev.player}")
         if wrong:
             bad.append(f"{where}: {ev.kind}: {text!r}: {', '.join(wrong)}")
@@ -120,7 +87,7 @@ def test_a_cover_says_what_it_covers():
     for ev, where in narrations("winning-the-battle"):
         if ev.kind != "cover":
             continue
-        text = ev.narrate(NAMES)
+        text = ev.narrate(PLAYER_NAMES)
         under = ev.data["covers"]
         seen.add(ev.rule)
         if ev.rule == "outflank":
@@ -141,8 +108,8 @@ def test_what_each_step_asks_reads_as_english(slug):
         for seed in range(3):
             def on_step(state, node, decided, events):
                 what = node.what.replace("{", "").replace("}", "")
-                wrong = [w for w in problems(what) if "start" not in w and "sentence" not in w]
-                if wrong or not what or what[0].isupper() and not re.match(CARD, what):
+                wrong = [w for w in house_style_problems(what) if "start" not in w and "sentence" not in w]
+                if wrong or not what or what[0].isupper() and not re.match(CARD_CODE, what):
                     bad.add(f"{node.what!r}: {', '.join(wrong) or 'capital'}")
 
             play_game(game, opts, seed, random_bot if seed % 2 else game.heuristic,

@@ -21,7 +21,7 @@ import pytest
 
 from builder.engine import available_engines, find_engine, registered_engines
 from builder.engine.core import IllegalDecision, full_deck, play_game, random_bot
-from test_narration import problems
+from helpers import house_style_problems
 
 GAMES_PER_OPTION_SET = 500
 GAMES = registered_engines()
@@ -40,7 +40,7 @@ def test_every_shipped_game_has_a_registered_engine():
     import yaml
     from pathlib import Path
 
-    content = Path(__file__).resolve().parent.parent / "content"
+    content = Path(__file__).resolve().parents[2] / "content"
     for slug in yaml.safe_load((content / "index.yaml").read_text())["games"]:
         engine = yaml.safe_load((content / slug / "game.yaml").read_text()).get("engine")
         assert (content / slug / "engine.py").is_file() or engine in GAMES, slug
@@ -210,7 +210,7 @@ def _check_table(slug: str, state, where: str) -> None:
     assert len(set(cells)) == len(cells), f"{slug} {where}: two zones in one place {cells}"
     for z in zones:                        # the words a diagram prints over its zones
         for words, fragment in ((z.label, False), (z.note, True)):   # a title; a note
-            wrong = [w for w in problems(words) if "sentence" not in w
+            wrong = [w for w in house_style_problems(words) if "sentence" not in w
                      and not (fragment and "start" in w)]
             assert not wrong or not words, (slug, where, z.id, words, wrong)
     for z in zones:

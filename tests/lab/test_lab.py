@@ -22,7 +22,7 @@ from builder.lab.run import play_one
 from builder.lab.simulate import simulate
 from builder.lab.text import to_json
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENGINES = registered_engines()
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SLUGS = set(yaml.safe_load((ROOT / "content" / "index.yaml").read_text())["games"])
 
 

@@ -26,7 +26,7 @@ from builder.contentpath import Refused, resolve
 from builder.diagnostics import Diagnostic, Diagnostics
 from builder.render import templating
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LIMITS = sandbox.LIMITS
 
 

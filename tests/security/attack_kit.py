@@ -34,7 +34,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 #: a guard against a hang, never a speed check
 HANG_GUARD_S = 60

@@ -36,7 +36,7 @@ import pytest
 
 from builder.check import run_check
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("war", "battle", "ultimate")
 #: a guard against a hang, never a speed check: the slowest mutation takes well under 5 s
 HANG_GUARD_S = 60

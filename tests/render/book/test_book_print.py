@@ -17,7 +17,7 @@ import pytest
 from builder.render.markup import Markdown, prose, smart
 from builder.render.present import Links, Presenter, players_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 CODE = re.compile(r"(?<![\w\-/.])(10|[2-9AJQK])[CDHS](?![\w\-/])")
 
 #: words a state line must never print: the engines' view keys and values as they are

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from conftest import ROOT, run_warbook
+from helpers import ROOT, run_warbook
 
 pytestmark = [pytest.mark.slow, pytest.mark.build]
 

@@ -23,7 +23,7 @@ from builder.engine.core import full_deck  # noqa: E402
 from builder.render.pnp import components as C  # noqa: E402
 from builder.render.pnp import layout as L  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 K = 72 / 25.4                      # PDF points per mm
 TOL = 0.1                          # mm
 GAMES = yaml.safe_load((ROOT / "content" / "index.yaml").read_text())["games"]  # the shipped games

@@ -19,7 +19,7 @@ from builder.check import run_check
 from builder.render.pnp import art
 from builder.render.pnp.kinds import MAT_DRAW, ArtContext
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 SVG = "{http://www.w3.org/2000/svg}"
 CARD_W, CARD_H = 63.0, 88.0
 PT = 25.4 / 72           # mm in a point
