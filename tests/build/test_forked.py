@@ -1,6 +1,6 @@
 """The forked child of the build (``builder.build.Forked``): whatever way it ends other
 than returning its result, ``join`` raises ``BuildError`` with a message, never a traceback.
-Fast: a fork each, no rendering (the same in a real build: tests/test_build_failures.py)."""
+Fast: a fork each, no rendering (the same in a real build: tests/build/test_build_failures.py)."""
 
 from __future__ import annotations
 

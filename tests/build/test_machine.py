@@ -4,7 +4,7 @@ Real failures of a real file system: a small tmpfs mounted for the test (full, o
 remounted read-only), and ``chattr +i``, which stops root too. These need root and
 ``mount``; CI runs as root on the same kind of machine, so a missing capability fails the
 test, it is never skipped. Whole builds on a full or read-only disk:
-tests/test_build_failures.py.
+tests/build/test_build_failures.py.
 """
 
 from __future__ import annotations

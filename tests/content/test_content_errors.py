@@ -520,7 +520,7 @@ def _cases():
            [f"{I}:3:13: error: book.subtitle must be some text, got [a, b]"])
 
     # ---- issue 22: limits on what valid content can ask for (builder/limits.py), each
-    # just past its limit (tests/test_content_limits.py holds each just under it)
+    # just past its limit (tests/content/test_content_limits.py holds each just under it)
     yield ("limit-steps", {"high-five/examples/01-short.yaml": EXAMPLE + "  - {}\n" * 100}, E,
            [f"{E}:117:5: error: the example 'short-game' has 102 steps; at most 100 steps per "
             "example (each repeat counted); step 101 passes it"])
@@ -805,8 +805,9 @@ def test_every_message_has_a_case():
     expected = " ".join(line for case in CASES for line in case[3])
     expected += " content folder not found no games here (expected <slug>/game.yaml folders)"
     expected += " ' is not a font file fontTools can read ( ' lacks letters the books need ("
-    # tests/test_content_kinds.py and test_font_check.py: a file given as the content folder,
-    # an unreadable examples folder (root reads any), a font over the size limit or unreadable
+    # tests/content/test_content_kinds.py and test_font_check.py: a file given as the content
+    # folder, an unreadable examples folder (root reads any), a font over the size limit or
+    # unreadable
     expected += (" the content folder is a file, not a folder cannot read the examples folder: "
                  " bytes per font file ' cannot be read: ")
     ids = {case[0] for case in CASES}

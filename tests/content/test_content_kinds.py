@@ -2,7 +2,7 @@
 
 A file where the loader expects a folder (and the reverse), a misspelt file the loader would
 skip, and a name or title that cannot be seen are located errors and exit 1. The wording
-and position of each message is pinned in tests/test_content_errors.py (``kind-*``,
+and position of each message is pinned in tests/content/test_content_errors.py (``kind-*``,
 ``name-*``); here what the designer sees from the command line, and the rule for names
 (builder/names.py) character by character.
 """

@@ -3,7 +3,7 @@ docs/content-format.md "Limits"): each one reached is accepted, each one passed 
 located error that names the limit, found by the loader before any replay.
 
 The exact file, line and column of each "just past" error is pinned by a case in
-tests/test_content_errors.py (``limit-*``); here the two sides of each boundary.
+tests/content/test_content_errors.py (``limit-*``); here the two sides of each boundary.
 The base folder is High Five (tests/fixtures/high-five), copied into a fresh working folder.
 """
 

@@ -1,6 +1,6 @@
-"""The attacker's kit (issue 22): what tests/test_attacks.py and tests/test_fuzz.py share to
-attack warbook as someone who controls a content folder would, and to judge the outcome
-from outside the package.
+"""The attacker's kit (issue 22): what tests/security/test_attacks.py and
+tests/security/test_fuzz.py share to attack warbook as someone who controls a content folder
+would, and to judge the outcome from outside the package.
 
 - ``Arena``: a content folder, an output folder and a folder ``outside`` (a small tmpfs
   mounted with ``strictatime``, so that reading any file in it moves that file's access

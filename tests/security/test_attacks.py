@@ -15,7 +15,7 @@ request paths with 400 or 404 and dies with its parent; two builds into one outp
 publish at once.
 
 The exact words of the fixes are not known here: the tests hold the shape (the place, the
-exit status, the path or the limit named), the kit (tests/attack_kit.py) the verdicts.
+exit status, the path or the limit named), the kit (tests/security/attack_kit.py) the verdicts.
 """
 
 from __future__ import annotations

@@ -146,7 +146,7 @@ SNAPSHOTS = ROOT / "tests" / "snapshots" / "mats"
 @pytest.mark.parametrize("fn,ctx,panel", list(mats()))
 def test_each_mat_is_drawn_as_reviewed(fn, ctx, panel, request):
     """Each mat's drawing is the one a person last looked at (insta-style recorded
-    expectations): ``WARBOOK_RECORD=1 pytest tests/test_mat_art.py`` records the drawings
+    expectations): ``WARBOOK_RECORD=1 pytest tests/render/pnp/test_mat_art.py`` records the drawings
     after a change to an art hook, ``python scripts/review_mats.py`` prints them all on one
     PDF to look at, and the diff of tests/snapshots/mats/ goes in the same commit."""
     import os
