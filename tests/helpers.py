@@ -153,6 +153,23 @@ def errors(root: Path, path: str | None = None) -> list[str]:
             and not REPLAY_MESSAGE.match(ln)]
 
 
+# --------------------------------------------------------------------------- positions
+def card_list(text: str) -> list:
+    """``"KS 10H 2C"``: those cards, in that order (``builder.engine.core.Card``)."""
+    from builder.engine.core import parse_cards
+
+    return parse_cards(text.split())
+
+
+def state_from_piles(game, piles: dict[str, str], **extra):
+    """A state of ``game`` made by its own ``from_setup``, as an example's ``setup:`` would:
+    ``piles`` maps a pile to its cards written as one string (``{"p1.hand": "3H 9C"}``),
+    ``options=`` picks the options (the game's defaults otherwise), any other keyword is
+    another setup entry (``stones=``, ...)."""
+    return game.from_setup(game.resolve(extra.pop("options", {})),
+                           {"piles": {k: v.split() for k, v in piles.items()}, **extra})
+
+
 # --------------------------------------------------------------------------- narration
 #: the players' names the renderers fill in for p1..p4
 PLAYER_NAMES = {"p1": "Ann", "p2": "Bea", "p3": "Cyd", "p4": "Dot"}

@@ -2,6 +2,9 @@
 
 Every expectation below was worked out by hand from content/deck-management/rules.md
 before the engine was run.
+
+The heuristic player is held to the policy its docstring states, on positions worked by
+hand where one part of the policy alone decides (the last section).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from builder.engine.core import (
     Card, IllegalDecision, OrderOf, SetupError, SubsetOf, full_deck, parse_cards, play_game,
     random_bot,
 )
+
+from helpers import card_list, state_from_piles
 
 GAME = find_engine("deck-management")
 
@@ -382,3 +387,62 @@ def test_going_out_in_the_last_round_still_loses():
     ev = turn(s)
     assert [e.player for e in ev if e.kind == "player-out"] == ["p2"]
     assert s.result.winner == "p1" and s.result.rule == "out-of-cards"
+
+
+# --------------------------------------------------------------------------- heuristic
+# The heuristic player held to the policy the engine's ``heuristic`` docstring states: each
+# position is built so that one part of the policy alone decides, and the expected decision
+# is worked by hand in the test's docstring. The balance figures the rulebooks print
+# (docs/balance.md) are measured with this bot, so a changed weight or a flipped comparison
+# that makes it play differently must fail here.
+SEEDS = range(20)   # the seeds a policy that draws at random is checked over
+
+
+def arrange(stack: str, seed: int = 0) -> tuple[Card, ...]:
+    s = state_from_piles(GAME, {"p1.stack": stack, "p2.stack": "2D"}, start="round",
+              options={"deck_order": "arranged"})
+    return GAME.heuristic(s, "p1", random.Random(seed))
+
+
+def test_deck_turns_its_trick_card():
+    """A trick is the same for everyone: turn the top card."""
+    s = state_from_piles(GAME, {"p1.stack": "QS", "p2.stack": "4D"})
+    assert GAME.heuristic(s, "p1", random.Random(0)) == "turn"
+
+
+def test_deck_discards_the_lowest_cards_the_first_held_among_equals():
+    """QS takes 4D in the round's last trick; p1 then holds QS 4D (laid on top of the won
+    pile) and 5S 9C 5H 5D KC: 7 cards against p2's 5, so p1 discards 2. Only high cards
+    win tricks and generals: the lowest go, 4D and then one of the three fives, the first
+    held (5S). Suits do not matter."""
+    s = state_from_piles(GAME, {"p1.stack": "QS", "p2.stack": "4D", "p1.won": "5S 9C 5H 5D KC",
+                     "p2.won": "2H 3H 4H 6H 7H"})
+    s.apply({p: "turn" for p in s.node().choices})
+    assert s.won["p1"] == card_list("QS 4D 5S 9C 5H 5D KC")
+    assert GAME.heuristic(s, "p1", random.Random(0)) == tuple(card_list("4D 5S"))
+
+
+def test_deck_arranges_five_cards_top_soldiers_general():
+    """Five cards AS KH 9D 4C 2C (given shuffled): the ace on top for the first trick,
+    the three lowest (2C 4C 9D) next as the soldiers of a war if that trick ties, the
+    second-highest (KH) fifth as that war's general."""
+    order = arrange("9D 4C KH 2C AS")
+    assert order[0] == Card("A", "S") and order[4] == Card("K", "H")
+    assert set(order[1:4]) == set(card_list("2C 4C 9D"))
+
+
+def test_deck_arranges_fewer_than_five_cards_highest_first():
+    """Four cards cannot hold a trick card, three soldiers and a general: by the policy
+    (the docstring) they are stacked highest first, KH 9D 4C 2C."""
+    assert arrange("9D 4C KH 2C") == tuple(card_list("KH 9D 4C 2C"))
+
+
+def test_deck_arranges_the_rest_in_a_random_order():
+    """Eight cards: AS on top, 2C 3C 4C as soldiers, KH as general; the other three
+    (9D 8H 7S) follow in a random order, so the stack is not predictable: over twenty
+    seeds they come in more than one order, always the same three."""
+    orders = {arrange("9D 4C KH 2C AS 3C 8H 7S", seed) for seed in SEEDS}
+    assert {(o[0], frozenset(o[1:4]), o[4]) for o in orders} == {
+        (Card("A", "S"), frozenset(card_list("2C 3C 4C")), Card("K", "H"))}
+    assert {frozenset(o[5:]) for o in orders} == {frozenset(card_list("9D 8H 7S"))}
+    assert len(orders) > 1

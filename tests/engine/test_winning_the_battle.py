@@ -2,6 +2,9 @@
 
 Every expected value below was worked out by hand from the rules (K high, A low; ranks
 A=1 ... K=13), not copied from the engine.
+
+The heuristic player is held to the policy its docstring states, on positions worked by
+hand where one part of the policy alone decides (the last section).
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import pytest
 from builder.engine import find_engine
 from builder.engine.core import Card, IllegalDecision, SetupError, full_deck, parse_cards, play_game
 from builder.engine.winning_the_battle import GAME, heuristic
+
+from helpers import state_from_piles
 
 OPTS = GAME.resolve({})
 
@@ -358,3 +363,194 @@ def test_a_win_with_a_tie_is_not_a_clean_sweep():
     v = s.view()
     assert (v["p1.wins"], v["p2.wins"], v["battle.ties"]) == (1, 0, 1)
     assert v["battle.sweep"] is False
+
+
+# --------------------------------------------------------------------------- heuristic
+# The heuristic player held to the policy the engine's ``heuristic`` docstring states: each
+# position is built so that one part of the policy alone decides, and the expected decision
+# is worked by hand in the test's docstring. The balance figures the rulebooks print
+# (docs/balance.md) are measured with this bot, so a changed weight or a flipped comparison
+# that makes it play differently must fail here.
+SEEDS = range(20)   # the seeds a policy that draws at random is checked over
+
+
+FULL = [r + s for s in "CDHS" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()]
+
+
+def wtb(p1_deck: str | int, p2_deck: str | int, stones: dict[str, int] | None = None):
+    """A position at the start of a battle; a deck given as a number is that many cards."""
+    decks = {p: (" ".join(FULL[:d]) if isinstance(d, int) else d)
+             for p, d in (("p1.deck", p1_deck), ("p2.deck", p2_deck))}
+    return state_from_piles(GAME, decks, **({"stones": stones} if stones else {}))
+
+
+def draws(state, player="p1") -> set[int]:
+    return {GAME.heuristic(state, player, random.Random(seed)) for seed in SEEDS}
+
+
+def test_wtb_draws_one_more_than_the_opponents_share_give_or_take_one():
+    """The first battle: 52 cards each, three stones to win. Each spreads their deck over
+    the battles they still need plus one to spare: 52 / 4 = 13. The bot tries to draw one
+    more than the opponent's share, 14, and adds noise of -1..+1: over twenty seeds it
+    draws 13, 14 and 15 and nothing else."""
+    assert draws(wtb(52, 52)) == {13, 14, 15}
+
+
+def test_wtb_noise_keeps_the_plan_half_the_time():
+    """The first battle again (plan 14). The noise leaves the plan half the time and takes
+    one off or adds one a quarter of the time each: over 2,000 seeds 14 is drawn in 46-54 %
+    of them and 13 and 15 in 21-29 % each (each band over four standard deviations
+    wide)."""
+    s = wtb(52, 52)
+    got = [GAME.heuristic(s, "p1", random.Random(seed)) for seed in range(2000)]
+    assert 0.46 < got.count(14) / 2000 < 0.54
+    assert 0.21 < got.count(13) / 2000 < 0.29 and 0.21 < got.count(15) / 2000 < 0.29
+
+
+def test_wtb_spreads_its_own_deck_when_that_share_is_larger():
+    """p1 holds a stone (needs two more) and 45 cards; p2 needs three and holds 20. p1's
+    share is 45 / (2 + 1) = 15; one more than p2's is 20 / 4 + 1 = 6. The larger, 15, with
+    the noise: 14, 15 or 16."""
+    assert draws(wtb(45, 20, {"middle": 2, "p1": 1, "p2": 0})) == {14, 15, 16}
+
+
+def test_wtb_reckons_the_opponents_share_from_the_stones_they_need():
+    """p2 holds two stones (needs one) and 30 cards; p1 needs three and holds 30. p1's own
+    share is 30 / 4 = 7.5; the opponent spreads over 1 + 1 battles: 30 / 2 = 15, and one
+    more is 16. With the noise: 15, 16 or 17."""
+    assert draws(wtb(30, 30, {"middle": 1, "p1": 0, "p2": 2})) == {15, 16, 17}
+
+
+def test_wtb_keeps_one_card_back():
+    """p1 holds 3 cards against 40: the plan (40 / 4 + 1 = 11) is far above what p1 has,
+    but a player who cannot draw at the start of a battle loses, so p1 keeps one back and
+    draws 2, whatever the noise. With one card left there is nothing to keep: it draws 1."""
+    assert draws(wtb(3, 40)) == {2}
+    assert draws(wtb(2, 40)) == {1}
+    assert draws(wtb(1, 40)) == {1}
+
+
+def test_wtb_draws_at_least_one_card_when_the_noise_would_take_it_to_none():
+    """p1 holds 5 cards, p2 only 1, both need three stones: the plan is max(5 / 4, 1 / 4 +
+    1) = 1.25 -> 1, and the noise -1..+1 makes 0, 1 or 2. A player draws at least one
+    card: 1 or 2, both seen over twenty seeds."""
+    assert draws(wtb(5, 1)) == {1, 2}
+
+
+def test_wtb_draws_its_whole_deck_when_that_surely_wins_the_outflank_and_the_game():
+    """p1 needs one stone and holds 5 cards against p2's 4. Drawing all 5, p1 is sure to
+    hold the longer line (p2 can draw at most 4), and this battle can end the game: the
+    policy drops the card kept back and draws 5 (the plan, 5 / 2 = 2.5 -> 2, give or take
+    one, is raised to 4 + 1). With 2 cards against 1 it likewise draws both."""
+    assert draws(wtb(5, 4, {"middle": 1, "p1": 2, "p2": 0})) == {5}
+    assert draws(wtb(2, 1, {"middle": 1, "p1": 2, "p2": 0})) == {2}
+
+
+def test_wtb_draws_just_enough_to_outflank_when_it_holds_plenty():
+    """p1 needs one stone and holds 8 cards against 4: the plan is 8 / 2 = 4, give or take
+    one (3..5), raised to one more than p2 can draw, 5. It need not draw more: always 5."""
+    assert draws(wtb(8, 4, {"middle": 1, "p1": 2, "p2": 0})) == {5}
+
+
+def test_wtb_keeps_a_card_back_when_it_cannot_be_sure_to_outflank():
+    """p1 needs one stone but holds no more cards than p2 (3 each), so p2 could match any
+    line: p1 keeps one card back. The plan is max(3 / 2, 3 / 4 + 1) = 1.75 -> 2, give or
+    take one, capped at 3 - 1 = 2: p1 draws 1 or 2, never all 3."""
+    assert draws(wtb(3, 3, {"middle": 1, "p1": 2, "p2": 0})) <= {1, 2}
+
+
+def outflank(p1_deck: str, p2_deck: str, p1_draws: int, p2_draws: int):
+    s = wtb(p1_deck, p2_deck)
+    s.apply({"p1": p1_draws, "p2": p2_draws})
+    assert s.outflanker == "p1"
+    return s
+
+
+def test_wtb_outflank_weighs_each_rank_by_how_many_unseen_cards_hold_it():
+    """p1 draws 4, p2 draws 3. Lines: KC over 2S (p1 wins), 7C against 7S (tie), 5C under
+    10S (p2 wins): one win each, worth 0 stones now. p1's unseen cards (the extra 8C in
+    hand and the deck 8D 8H 2C JC) are three 8s, a 2 and a jack: 5 cards.
+    Position 2 (the tie, against 7): an 8 or the jack wins it (1-2 becomes 2-1, +1 stone,
+    +0.01 for the margin), the 2 loses it (-1.01): (3 x 1.01 + 1.01 - 1.01) / 5 = 0.606.
+    Position 3 (against 10): only the jack wins it (2-0 with a tie, +1.02), the rest change
+    nothing: 1.02 / 5 = 0.204. Position 1 can only get worse (the 2 ties it: -1.01 / 5).
+    The bot covers position 2. (Counting each rank once, not by its number of cards, it
+    would rate position 2 at (1.01 / 3 - 1.01 + 1.01) / 5 = 0.067 and cover position 3.)"""
+    s = outflank("KC 7C 5C 8C 8D 8H 2C JC", "2S 7S 10S 3S 4S", 4, 3)
+    assert GAME.heuristic(s, "p1", random.Random(0)) == 2
+
+
+def test_wtb_outflank_stops_when_every_pair_is_already_won():
+    """p1's KC and QC beat 2S and 3S: a clean sweep, two stones. Any cover can only keep
+    or lose a position, so no position can be improved: the bot stops."""
+    s = outflank("KC QC 4C 5C 6C", "2S 3S 9S", 3, 2)
+    assert GAME.heuristic(s, "p1", random.Random(0)) == "stop"
+
+
+def test_wtb_outflank_chases_the_clean_sweep():
+    """p1's KC beats 2S and 7C ties 7S: p1 wins 1-0, one stone. Unseen: QC (the extra), KD
+    and 2C. Covering position 2 with the queen or the king wins every pair, a clean sweep
+    worth a second stone (+1.01); the 2 loses it, 1-1, no stone (-1.01):
+    (1.01 + 1.01 - 1.01) / 3 > 0. Covering position 1 can only lose ground. The bot covers
+    position 2 (without the sweep's extra stone it would stop)."""
+    s = outflank("KC 7C QC KD 2C", "2S 7S 9S", 3, 2)
+    assert GAME.heuristic(s, "p1", random.Random(0)) == 2
+
+
+def test_wtb_outflank_covers_for_the_margin_when_no_stone_can_change():
+    """Four pairs: 2C 3C 4C 9C against KS QS JS 9S: p2 wins three, one tie; p2 takes one
+    stone whatever p1's one extra does. The unseen cards are KC (the extra) and KD: a king
+    on position 2 or 3 wins it (margin +2, stones unchanged), on 1 or 4 it ties or wins
+    (+1). The margin bonus breaks the tie between covering and stopping: the bot covers
+    position 2 or 3 rather than discard the king unseen."""
+    s = outflank("2C 3C 4C 9C KC KD", "KS QS JS 9S 5S", 5, 4)
+    assert GAME.heuristic(s, "p1", random.Random(0)) in (2, 3)
+
+
+def test_wtb_outflank_weighs_stones_not_the_margin():
+    """Five pairs: 2C 3C 4C 9C 5C against KS QS JS 8S 5S: p2 wins three, p1 one, one tie
+    (5-5): p2 takes a stone. Unseen: KC (the extra) and 6C 6D 6H 6S, five cards.
+    Covering position 2 (against QS) or 3 (JS) with the king wins it: 2-2 and no stone
+    moves, +1 stone for p1, with chance 1/5: 1.02 / 5 = 0.204. Covering the tie (5) with
+    any of them wins it, but 2-3 still gives p2 the stone: only the margin bonus, 0.01.
+    Stones come first, the margin only breaks ties: the bot covers position 2 (the first
+    of the two equal ones)."""
+    s = outflank("2C 3C 4C 9C 5C KC 6C 6D 6H 6S", "KS QS JS 8S 5S 4S", 6, 5)
+    assert GAME.heuristic(s, "p1", random.Random(0)) == 2
+
+
+def test_wtb_outflank_takes_the_sure_draw_over_a_likely_win():
+    """Four pairs: KC beats 2S, 6C ties 6S, 2C and 3C lose to 9S and 8S: p2 wins 2-1 and
+    takes a stone (worth -1 to p1). Unseen: the extra 7C and 7D 7H 10C 10D. Covering the
+    tie: every unseen card beats 6, making it 2-2, no stone: +1 for sure (1.01 with the
+    margin). Covering position 3 (against 9): only a 10 wins it, 2 in 5, making it 2-1
+    for p1: +2 (2.02) x 2/5 = 0.808. The sure gain is worth more: position 2."""
+    s = outflank("KC 6C 2C 3C 7C 7D 7H 10C 10D", "2S 6S 9S 8S 4S", 5, 4)
+    assert GAME.heuristic(s, "p1", random.Random(0)) == 2
+
+
+def test_wtb_outflank_takes_the_likely_win_over_the_sure_draw():
+    """The same lines; unseen now the extra 7C and 7D 10C 10D 10H. Covering the tie still
+    gains +1 for sure (1.01); covering position 3 against 9 now wins with 3 in 5: +2 (2.02)
+    x 3/5 = 1.212. The bot covers position 3. (A stone won and a stone saved weigh the
+    same: were the stone p2 takes worth more than the one p1 would take, the sure draw
+    would win here; were p1's worth more, the likely win would win the test before.)"""
+    s = outflank("KC 6C 2C 3C 7C 7D 10C 10D 10H", "2S 6S 9S 8S 4S", 5, 4)
+    assert GAME.heuristic(s, "p1", random.Random(0)) == 3
+
+
+def test_wtb_outflank_breaks_up_the_opponents_clean_sweep():
+    """p2's 5S and 9S beat p1's 2C and 3C: a clean sweep, two stones to p2. Unseen: the
+    extra 5D and 7D. On position 1 (against 5S) the 5 ties, ending the sweep (-2 becomes
+    -1), and the 7 wins, 1-1 (-2 becomes 0): +1.01 or +2.02, so the bot covers position 1
+    (on position 2 neither card beats or ties the 9)."""
+    s = outflank("2C 3C 5D 7D", "5S 9S 4S", 3, 2)
+    assert GAME.heuristic(s, "p1", random.Random(0)) == 1
+
+
+def test_wtb_outflank_covers_to_tie_when_a_tie_ends_the_sweep():
+    """p2's 5S and 9S beat p1's 2C and 3C: a clean sweep, two stones. The one unseen card
+    is 5D: on position 1 it only ties 5S, but a tie ends the sweep (p2 wins one pair of two:
+    one stone, not two), +1.01. The bot covers position 1 rather than stop."""
+    s = outflank("2C 3C 5D", "5S 9S 4S", 3, 2)
+    assert GAME.heuristic(s, "p1", random.Random(0)) == 1
