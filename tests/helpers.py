@@ -153,6 +153,25 @@ def errors(root: Path, path: str | None = None) -> list[str]:
             and not REPLAY_MESSAGE.match(ln)]
 
 
+# --------------------------------------------------------------------------- shipped games
+def copy_shipped_game(tmp_path: Path, slug: str) -> Path:
+    """A content folder under ``tmp_path`` holding one shipped game (``content/SLUG``) and
+    an index listing it alone; its path."""
+    root = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / slug, root / slug)
+    (root / "index.yaml").write_text(f"games: [{slug}]\n")
+    return root
+
+
+def edit_once(path: Path, old: str, new: str) -> str:
+    """Replace ``old``, which must occur exactly once in the file, by ``new``; the new
+    text."""
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+    return path.read_text()
+
+
 # --------------------------------------------------------------------------- positions
 def card_list(text: str) -> list:
     """``"KS 10H 2C"``: those cards, in that order (``builder.engine.core.Card``)."""

@@ -16,6 +16,8 @@ import yaml
 from builder.check import run_check
 from builder.engine.core import Card, CardError, full_deck
 
+from helpers import copy_shipped_game, edit_once
+
 ROOT = Path(__file__).resolve().parents[2]
 
 def war_with(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
@@ -239,3 +241,23 @@ def test_each_field_name_broken_once_is_caught(report, tmp_path: Path):
 @pytest.mark.slow
 def test_every_field_of_every_shipped_events_expectation_is_checked(report, tmp_path: Path):
     assert _check_all(report, tmp_path, sample=False) >= 1500
+
+
+# --------------------------------------------------------------------------- the events list itself
+def test_an_event_written_as_a_number_names_a_kind_of_this_game(tmp_path):
+    root = copy_shipped_game(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit_once(path, "events: [reveal, reveal, take, collect]", "events: [reveal, 5, take, collect]")
+    (e,) = run_check(root).diagnostics.errors
+    assert (e.line, e.col) == (12, 24)
+    kinds = list(next(iter(run_check(ROOT / "content").games)).game.gamedef.event_kinds)
+    assert f"an event is a kind such as '{kinds[0]}' or a mapping" in e.message
+    assert e.message.endswith("got 5")
+
+def test_events_written_as_one_word_are_not_a_list(tmp_path):
+    root = copy_shipped_game(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit_once(path, "events: [reveal, reveal, take, collect]", "events: reveal")
+    (e,) = run_check(root).diagnostics.errors
+    assert (e.line, e.col) == (12, 15)
+    assert e.message.endswith("step 1: events: expected a list of event kinds"), e.message

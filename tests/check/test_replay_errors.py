@@ -13,6 +13,8 @@ import pytest
 
 from builder.check import run_check
 
+from helpers import copy_shipped_game, edit_once
+
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 RESHUFFLE = "05-reshuffle.yaml"            # Battle: decisions, then a chance step (line 46)
 PLAIN = "01-a-plain-trick.yaml"            # War: forced steps only
@@ -168,3 +170,64 @@ def test_a_game_whose_engine_fails_does_not_stop_the_next_game(tmp_path):
     examples = sorted((root / "peace" / "examples").glob("*.yaml"))
     assert len(peace.replays) == len(examples) and all(r.status == "pass" for r in peace.replays)
     assert peace.coverage and all(isinstance(v, list) for v in peace.coverage.values())
+
+
+# --------------------------------------------------------------------------- state keys, chance, repeats, drafts
+def test_an_unknown_state_key_fails_the_example_at_that_step(tmp_path):
+    root = copy_shipped_game(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit_once(path, "      trick.winner: p1\n", "      trick.winer: p1\n")
+    report = run_check(root)
+    rep = next(r for r in report.games[0].replays if r.example.id == "war-plain-trick")
+    assert rep.status == "fail"
+    assert len(rep.steps) == 1           # the second step is not replayed
+    (e,) = report.diagnostics.errors
+    assert (e.line, e.col) == (13, 7) and "unknown state 'trick.winer'" in e.message
+
+def test_an_unknown_state_lists_the_states_the_game_has(tmp_path):
+    root = copy_shipped_game(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit_once(path, "      trick.winner: p1\n", "      trick.winer: p1\n")
+    (e,) = run_check(root).diagnostics.errors
+    assert "(this game has: p1.deck, p2.deck, tricks, trick.winner, " in e.message, e.message
+    assert e.message.endswith(", events)")
+
+def test_an_unreadable_chance_outcome_shows_the_state_before_it(tmp_path):
+    root = copy_shipped_game(tmp_path, "battle")
+    path = root / "battle" / "examples" / "05-reshuffle.yaml"
+    edit_once(path, "  - chance: [KC, 7S, 6S]\n", "  - chance: {p2: KC}\n")
+    (e,) = run_check(root).diagnostics.errors
+    assert (e.line, e.col) == (46, 13) and "step 3: chance:" in e.message
+    assert e.detail.startswith("state before the step:\n") and "p2.discard" in e.detail
+
+@pytest.mark.parametrize("new", ["  - decide: {p2: KC}\n    expect:\n", "  - expect:\n"])
+def test_a_missing_chance_outcome_shows_the_state_before_it(tmp_path, new):
+    """Battle's reshuffle (05-reshuffle.yaml, step 3) waits for the order the cards come
+    out in; a step that decides instead, or says nothing, is told to write ``chance:``,
+    with the state before the step under the message."""
+    root = copy_shipped_game(tmp_path, "battle")
+    path = root / "battle" / "examples" / "05-reshuffle.yaml"
+    edit_once(path, "  - chance: [KC, 7S, 6S]\n    expect:\n", new)
+    (e,) = run_check(root).diagnostics.errors
+    assert "step 3: a chance event is pending" in e.message
+    assert e.message.endswith("write its outcome with chance:"), e.message
+    assert e.detail.startswith("state before the step:\n") and "p2.discard" in e.detail
+
+def test_a_repeated_step_that_fails_says_which_repetition(tmp_path):
+    """The message of a repeated step names the repetition that failed ("(repeat 2 of
+    2)"): only the last one is compared with ``expect:``."""
+    root = copy_shipped_game(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    text = path.read_text()
+    path.write_text(text[:text.index("steps:\n")] + "steps:\n  - repeat: 2\n    expect:\n"
+                    "      tricks: 3\n")
+    (e,) = run_check(root).diagnostics.errors
+    assert "step 1 (repeat 2 of 2): tricks: expected 3, got 2" in e.message, e.message
+
+def test_a_recorded_draft_proves_nothing_until_reviewed(tmp_path):
+    root = copy_shipped_game(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit_once(path, "title: Two plain tricks\n", "title: Two plain tricks\ndraft: recorded\n")
+    (e,) = run_check(root).diagnostics.errors
+    assert (e.line, e.col) == (3, 8)            # at the draft: mark's value
+    assert "example 'war-plain-trick' is an unreviewed draft" in e.message

@@ -1,7 +1,10 @@
 """Each engine's setup mistakes (docs/games.md, "Setup" of each game) are errors at the value
 of the setup entry they are about, with the engine's words. One edit to a shipped example's
 setup per case; the expected place is where the edit put the bad value (found in the edited
-text, line and column counted from 1), and the words are the rule the setup broke."""
+text, line and column counted from 1), and the words are the rule the setup broke. Then
+the mistakes every setup can make whatever its engine (a card twice in one player's cards,
+a pile that is not a list, an unknown option or a value it does not take), and where the
+check points when the engine names a place deeper than the example writes."""
 
 from __future__ import annotations
 
@@ -10,7 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from builder.check import run_check
+from builder.check import Replayer, run_check
+from builder.diagnostics import Diagnostics
+from builder.engine.core import Card
+
+from helpers import copy_shipped_game, edit_once
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 
@@ -125,3 +132,103 @@ def test_every_pile_a_setup_writes_is_where_the_game_starts():
             for key, value in (rep.example.setup.get("stones") or {}).items():
                 assert view[f"{key}.stones"] == value, (rep.example.id, key)
     assert checked > 100
+
+
+# --------------------------------------------------------------------------- cards, piles and options
+# Where a setup's own mistakes point, whatever the engine: a card twice in one player's cards,
+# a pile that is not a list, an option the game does not have or a value it does not take.
+def test_each_player_has_their_own_cards_where_the_game_says_so(tmp_path):
+    """Winning the Battle gives each player a deck of their own (its engine's supply
+    groups): the same card in both decks is right, twice in one player's cards is not."""
+    root = copy_shipped_game(tmp_path, "winning-the-battle")
+    path = root / "winning-the-battle" / "examples" / "01-plain-battles.yaml"
+    edit_once(path, "p2.deck: [6S, 8D,", "p2.deck: [9H, 8D,")
+    # (the battles now go otherwise, so the step expectations fail: not the setup)
+    assert not any("in the setup more than" in d.message for d in run_check(root).diagnostics)
+    edit_once(path, "p1.deck: [9H, 4C,", "p1.deck: [9H, 9H,")
+    (e,) = run_check(root).diagnostics.errors
+    assert (e.line, e.col) == (10, 19)           # the second 9H
+    assert "card 9H is in the setup more than once (the game has one of each card) in p1's " \
+           "cards: here in p1.deck, and first in p1.deck" in e.message
+
+def test_each_player_may_have_their_own_count_of_a_card(tmp_path):
+    """A game's ``card_supply`` is asked per supply group (docs/writing-an-engine.md): here
+    p1's cards may hold two nines of hearts and p2's only one."""
+    from builder.check import card_supply
+
+    import dataclasses
+
+    wtb = run_check(copy_shipped_game(tmp_path, "winning-the-battle")).games[0].game
+    ex = next(x for x in wtb.examples if x.id.endswith("plain-battles"))
+    gd = dataclasses.replace(wtb.gamedef, card_supply=lambda o, group, card: 2 if group == "p1"
+                             else 1)
+    supply = card_supply(gd, {})
+    king = Card("K", "S")
+    assert (supply("p1", king), supply("p2", king)) == (2, 1)
+    ex.setup["piles"]["p1.deck"][1] = "9H"          # a second 9H among p1's cards
+    rp = Replayer(wtb, gd, Diagnostics())
+    assert rp.check_setup_cards(ex, supply) is True
+    ex.setup["piles"]["p2.deck"][0] = "8D"          # p2 already has an 8D
+    assert rp.check_setup_cards(ex, supply) is False
+    (e,) = rp.diags.errors
+    assert "card 8D is in the setup more than once" in e.message
+
+def test_every_pile_of_a_setup_is_read(tmp_path):
+    """A pile that is not a list is an error, and the piles after it are still read: a card
+    written twice there is an error too."""
+    root = copy_shipped_game(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit_once(path, "    p1.deck: [KS, 4D]\n    p2.deck: [7H, 9C]\n",
+         "    p1.deck: KS\n    p2.deck: [7H, 7H]\n")
+    errors = run_check(root).diagnostics.errors
+    assert [(e.line, e.col) for e in errors] == [(8, 14), (9, 19)], [e.format() for e in errors]
+    assert errors[0].message == "pile 'p1.deck' must be a list of cards, top first"
+    assert "card 7H is in the setup more than once" in errors[1].message
+
+def test_an_option_error_points_at_the_option_or_else_the_options(tmp_path):
+    root = copy_shipped_game(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit_once(path, "setup:\n", "options:\n  aces: high\n  wins: higher\nsetup:\n")
+    report = run_check(root)
+    war = report.games[0].game
+    ex = next(x for x in war.examples if x.id == "war-plain-trick")
+    rp = Replayer(war, war.gamedef, Diagnostics())
+    at = rp.setup_error_where(ex, ("options", "wins"))
+    assert (Path(at.path).name, at.line, at.col) == ("01-a-plain-trick.yaml", 8, 3)
+    at = rp.setup_error_where(ex, ("options", "war_cards"))  # not written: all the options
+    assert (at.line, at.col) == (7, 3)
+    at = rp.setup_error_where(ex, ("options",))
+    assert (at.line, at.col) == (7, 3)
+
+def test_an_option_with_a_wrong_value_says_so_without_a_hint(tmp_path):
+    """A known option with a value the game does not have: the error is the engine's
+    words, nothing after them; the example is an error (not replayed at all)."""
+    root = copy_shipped_game(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit_once(path, "setup:\n", "options:\n  aces: sideways\nsetup:\n")
+    report = run_check(root)
+    (e,) = report.diagnostics.errors
+    assert e.message.startswith("example 'war-plain-trick': ")
+    assert e.message.endswith("'sideways'") or e.message.endswith(")"), e.message
+    assert "None" not in e.message, e.message
+    rep = next(r for r in report.games[0].replays if r.example.id == "war-plain-trick")
+    assert rep.status == "error" and rep.steps == []
+
+def test_a_setup_error_points_at_the_deepest_place_written(tmp_path):
+    """A setup error names a path such as ("piles", "p1.deck", 3); it points at the deepest
+    part of it the example writes: the card, else its pile, else the setup."""
+    root = copy_shipped_game(tmp_path, "war")
+    report = run_check(root)
+    war = report.games[0].game
+    ex = next(x for x in war.examples if x.id == "war-plain-trick")
+    rp = Replayer(war, war.gamedef, Diagnostics())
+
+    def at(where):
+        loc = rp.setup_error_where(ex, where)
+        return loc.line, loc.col
+
+    assert at(("piles", "p1.deck", 1)) == (8, 19)      # 4D in "    p1.deck: [KS, 4D]"
+    assert at(("piles", "p1.deck", 9)) == (8, 14)      # no tenth card: the pile's value
+    assert at(("piles", "p1.deck", "top")) == (8, 14)
+    assert at(("piles", "p3.deck")) == (8, 5)          # no such pile: the piles' value
+    assert at(()) == (7, 3)                            # nothing more: the setup's value
