@@ -9,7 +9,8 @@ and option set against the state's own view.
 * a player who is out is said to be out; the game line ends with who won (or a draw) once
   the game is over, and says nothing of it before; what comes next is said in the words
   of the phase;
-* the words pass the narration's house style (tests/engine/test_narration.py), as fragments.
+* the words pass the narration's house style (house_style_problems in tests/helpers.py),
+  as fragments.
 """
 
 from __future__ import annotations

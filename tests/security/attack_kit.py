@@ -1,6 +1,6 @@
-"""The attacker's kit (issue 22): what tests/security/test_attacks.py and
-tests/security/test_fuzz.py share to attack warbook as someone who controls a content folder
-would, and to judge the outcome from outside the package.
+"""The attacker's kit (issue 22): what tests/security/test_attacks.py, test_fuzz.py and
+test_fuzz_attacks.py share to attack warbook as someone who controls a content folder would,
+and to judge the outcome from outside the package.
 
 - ``Arena``: a content folder, an output folder and a folder ``outside`` (a small tmpfs
   mounted with ``strictatime``, so that reading any file in it moves that file's access
@@ -13,7 +13,9 @@ would, and to judge the outcome from outside the package.
   the two folders, and the canary string is in no new or changed output file (PDF text
   extracted with pypdf) nor in what the command printed;
 - ``snapshot``: every file of a folder by its SHA-256, to compare a previous output byte
-  for byte.
+  for byte;
+- ``lines_of`` / ``put``: a file as lines and back, for the fuzzers' edits; ``UNSAFE``: an
+  address with a scheme in generated HTML.
 
 Mounting needs root (or CAP_SYS_ADMIN), as the project's CI has: a missing capability
 fails the test, it never skips it.
@@ -43,8 +45,22 @@ HANG_GUARD_S = 60
 SOFT_AS = 6 << 30
 SOFT_FSIZE = 1 << 30
 
+#: a link or picture address with a scheme, in generated HTML (only http, https and mailto
+#: may appear)
+UNSAFE = re.compile(r"""(?:href|src)\s*=\s*["']?\s*([a-zA-Z][a-zA-Z0-9+.\-]*):""")
 LOCATED = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.+)$")
 CANARY_FONT = Path("/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Regular.otf")
+
+
+# --------------------------------------------------------------------------- files
+def lines_of(path: Path) -> list[str]:
+    """A file's lines, split on newlines only (a final newline gives a last empty line)."""
+    return path.read_text().split("\n")
+
+
+def put(path: Path, lines: list[str]) -> None:
+    """Write ``lines`` back as ``lines_of`` read them."""
+    path.write_text("\n".join(lines))
 
 
 # --------------------------------------------------------------------------- mounts
