@@ -3,7 +3,7 @@
     python3 bench/lab.py [--games 10000] [--ultimate 200000] [--skip-figures]
 
 1. Ultimate between random bots, games per second on every core (the lab's fast path,
-   proven equal to the engine by tests/test_lab.py), and on the reference engine without
+   proven equal to the engine by tests/lab/test_lab.py), and on the reference engine without
    it; beside OpenSpiel's C++ Goofspiel (13 cards, random point order, random play driven
    from Python, the usual way to use pyspiel), in one process and in two. OpenSpiel is an
    optional benchmark dependency (``pip install open_spiel``); without it that comparison

@@ -60,10 +60,11 @@ class Group:
 #: tests that read builder/ as source text, not run it: in mutmut's copy that text holds
 #: every mutant (so they fail on the clean run) and they would "kill" a mutated message by
 #: reading it, not by noticing a behaviour; they run in the normal suite only
-SOURCE_READERS = ["--deselect", "tests/test_content_errors.py::test_every_message_has_a_case"]
+SOURCE_READERS = ["--deselect",
+                  "tests/content/test_content_errors.py::test_every_message_has_a_case"]
 #: builds killed in subprocesses of the installed package (four minutes, and no mutant of the
 #: copy can reach them); the in-process kill tests of test_publish.py stay
-KILLED_REAL_BUILDS = ["--deselect", "tests/test_publish.py::test_killed_real_builds"]
+KILLED_REAL_BUILDS = ["--deselect", "tests/build/test_publish.py::test_killed_real_builds"]
 
 GROUPS = [
     Group("check", ["builder/check.py", "builder/events.py"], ["tests/"],
@@ -71,15 +72,17 @@ GROUPS = [
     # the tests that load content and say what is wrong with it (every test loads content,
     # but a mutant of the loader run against the whole suite takes minutes)
     Group("content", ["builder/content/*.py"],
-          ["tests/test_content_errors.py", "tests/test_hostile_content.py", "tests/test_look.py",
-           "tests/test_kit.py", "tests/test_links.py", "tests/test_check.py",
-           "tests/test_check_details.py", "tests/test_event_expectations.py",
-           "tests/test_teaching_errors.py", "tests/test_replay_errors.py", "tests/test_report.py",
-           "tests/test_fuzz.py", "tests/test_lab.py", "tests/test_book_print.py"],
+          ["tests/content/test_content_errors.py", "tests/content/test_hostile_content.py",
+           "tests/content/test_look.py", "tests/content/test_kit.py", "tests/content/test_links.py",
+           "tests/check/test_check.py", "tests/check/test_compare.py",
+           "tests/check/test_setup_errors.py", "tests/check/test_event_expectations.py", "tests/check/test_teaching_errors.py",
+           "tests/check/test_replay_errors.py", "tests/check/test_report.py",
+           "tests/security/test_fuzz.py", "tests/lab/test_lab.py",
+           "tests/render/book/test_book_print.py"],
           ["-m", "not slow and not browser"]),
     Group("build", ["builder/build/*.py"],
-          ["tests/test_forked.py", "tests/test_build_failures.py", "tests/test_publish.py",
-           "tests/test_build_whole.py"], KILLED_REAL_BUILDS),
+          ["tests/build/test_forked.py", "tests/build/test_build_failures.py",
+           "tests/build/test_publish.py", "tests/build/test_build_whole.py"], KILLED_REAL_BUILDS),
     Group("engines", ["builder/engine/*.py"], ["tests/"], ["-m", "not slow and not browser"],
           target=0.85, sample=200),
     # the sheets' geometry read back from PDFs rendered in-process (test_components.py's
@@ -119,8 +122,10 @@ def configure(dest: Path, group: Group) -> None:
     pyproject = dest / "pyproject.toml"
     text = re.sub(r"(?ms)^\[tool\.mutmut\].*?(?=^\[|\Z)", "", pyproject.read_text())
     tests = [t for t in group.tests if (dest / t).exists()]
-    keep = [p for p in ("content", "templates", "docs", "tests", "README.md", "bench")
-            if (dest / p).exists()]
+    # builder/templates (a link to ../templates) too: mutmut copies only builder/'s
+    # Python files into its mutants/ folder, and the renderers find templates there
+    keep = [p for p in ("content", "templates", "builder/templates", "docs", "tests",
+                        "README.md", "bench") if (dest / p).exists()]
     conf = {
         "source_paths": ["builder"],
         "only_mutate": group.modules,

@@ -1,17 +1,17 @@
 """Shared fixtures: one real `warbook build` per test session (A4), reused by the PDF,
-component and website tests, so the suite pays for the build once."""
+component and website tests, so the suite pays for the build once; the marks the slow
+fixtures give their tests; and the order the files run in on two workers (longest first).
+Shared helpers that are not fixtures live in tests/helpers.py."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT, run_warbook
 
 # Under mutation testing (scripts/mutation.py, mutmut), while mutmut records which tests
 # reach which function it names the "stats" mutant in the environment, and a warbook run in
@@ -25,11 +25,6 @@ if os.environ.get("MUTANT_UNDER_TEST") == "stats":
 # session's own (builder/lab/figures.py).
 os.environ.setdefault("WARBOOK_LAB_GAMES", "150")
 os.environ.setdefault("WARBOOK_CACHE", tempfile.mkdtemp(prefix="warbook-figures-"))
-
-
-def run_warbook(*args: str, timeout: int = 900) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "builder", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="session")
@@ -64,10 +59,47 @@ SLOW_FIXTURES = {"built": ("slow", "build"), "books": ("slow", "build"),
                  "page": ("slow", "browser"), "browser": ("slow", "browser")}
 
 
+#: The test files that take longest, longest first: the time of their tests summed, measured
+#: with ``pytest -n 2 --dist loadfile --durations=0`` on 2026-11-26 on a shared machine (load
+#: 5-17: three or more times a quiet machine's figures; their order is what counts). With
+#: ``--dist loadfile`` a file runs whole on one worker, so these are handed out first and the
+#: shorter files fill in behind them: both workers finish together, where a long file
+#: handed out last would keep one worker busy alone. The files not listed follow in the
+#: order they are collected.
+LONGEST_FIRST = [
+    "tests/engine/test_properties.py",             # 878 s
+    "tests/lab/test_lab.py",                       # 852 s
+    "tests/render/book/test_pdf.py",               # 681 s
+    "tests/render/site/test_site.py",              # 631 s
+    "tests/lab/test_shipped_claims.py",            # 600 s
+    "tests/security/test_fuzz.py",                 # 433 s
+    "tests/security/test_attacks.py",              # 417 s
+    "tests/build/test_publish.py",                 # 343 s
+    "tests/cli/test_serve.py",                     # 320 s
+    "tests/build/test_build_failures.py",          # 259 s
+    "tests/engine/test_bring_your_own.py",         # 171 s
+    "tests/render/book/test_print_finish.py",      # 168 s
+    "tests/build/test_incremental.py",             # 161 s
+    "tests/check/test_event_expectations.py",      # 125 s
+    "tests/render/test_template_sandbox.py",       # 98 s
+    "tests/render/pnp/test_components.py",         # 86 s
+]
+
+
+def pytest_configure(config):
+    """pytest-xdist hands out the files with the most tests first unless told otherwise;
+    here the collection's order (LONGEST_FIRST) decides instead."""
+    if getattr(config.option, "loadscopereorder", False):
+        config.option.loadscopereorder = False
+
+
 def pytest_collection_modifyitems(config, items):
     """Mark the tests that use a slow fixture, so ``pytest -m "not slow"`` (the inner loop)
-    leaves them out without each test having to say so."""
+    leaves them out without each test having to say so; then put the longest files first
+    (a stable sort: each file's tests keep their order)."""
     for item in items:
         for fixture in item.fixturenames:
             for name in SLOW_FIXTURES.get(fixture, ()):
                 item.add_marker(getattr(pytest.mark, name))
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))

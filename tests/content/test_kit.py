@@ -1,0 +1,143 @@
+"""The print-and-play kit is data (game.yaml ``kit:``), checked during the check: every
+mistake is an error at its line and column, with "did you mean" where a name is close."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from builder.check import run_check
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int]:
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / slug, content / slug)
+    (content / "index.yaml").write_text(f"games: [{slug}]\n")
+    game = content / slug / "game.yaml"
+    text = game.read_text()
+    start = text.index("\nkit:\n") + 1
+    end = text.index("\ncompare:")
+    game.write_text(text[:start] + kit + text[end:])
+    first = text[:start].count("\n") + 1   # the line "kit:" is on
+    report = run_check(content)
+    return [d.format().split("\n")[0].replace(str(content) + "/", "")
+            for d in report.diagnostics.errors], first
+
+
+@pytest.mark.parametrize("kit, where, message", [
+    ("kit:\n  - kind: player-ayd\n", (1, 11),
+     "unknown kind of component 'player-ayd' (kinds: player-aid, tokens, score-track, mat, "
+     "round-tracker, deck); did you mean 'player-aid'?"),
+    ("kit:\n  - kind: deck\n    cards: [QS, ZZ]\n", (2, 12),
+     "deck.cards: unknown card 'ZZ' (a card is a rank A 2-10 J Q K then a suit C D H S, e.g. "
+     "QD or 10H)"),
+    ("kit:\n  - kind: tokens\n    cuont: 5\n", (2, 5),
+     "tokens: unknown key 'cuont' (allowed: back, count, diameter, front, how, label, "
+     "name, row, stem); did you mean 'count'?"),
+    ("kit:\n  - kind: tokens\n    count: many\n", (2, 12),
+     "tokens.count must be a whole number from 1 to 30, got 'many'"),
+    ("kit:\n  - kind: tokens\n    count: -1\n", (2, 12),
+     "tokens.count must be a whole number from 1 to 30, got -1"),
+    ("kit:\n  - kind: tokens\n    count: 1000000000000000000000000000000\n", (2, 12),
+     "tokens.count must be a whole number from 1 to 30, got 1000000000000000000000000000000"),
+    ("kit:\n  - kind: score-track\n    to: 10\n    from: 20\n", (2, 9),
+     "score-track: 'to' (10) must be above 'from' (20)"),
+    ("kit:\n  - kind: score-track\n    to: 50\n    layout: spiral\n", (3, 13),
+     "score-track.layout must be one of grid, snake, ring, got 'spiral'"),
+    ("kit:\n  - kind: score-track\n", (1, 5), "score-track: 'to' is missing"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [.nan, 10]\n", (3, 11),
+     "mat.size must be 20 to 400 mm each way, got [nan, 10]"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [100, 60]\n    art: dragons\n", (4, 10),
+     "mat: the game's engine draws no art named 'dragons' (see docs/kit.md, the art hook)"),
+    ("kit:\n  - kind: player-aid\n    sections:\n      - {title: X, rule: wra}\n", (3, 26),
+     "player-aid.sections.rule: unknown rule id 'wra'; did you mean 'war'?"),
+    ("kit:\n  - kind: player-aid\n    sections:\n      - {title: X, lines: some}\n", (3, 27),
+     "player-aid.sections.lines must be all, [from] or [from, to] over the quick reference's "
+     "lines (from 0; to not included; negative counts from the end), got 'some'"),
+    ("kit:\n  - kind: player-aid\n    sections:\n      - {titel: X}\n", (3, 10),
+     "player-aid.sections: unknown key 'titel' (allowed: lines, option, paragraphs, "
+     "ref, rule, text, title); did you mean 'title'?"),
+    # issue 13: a list or mapping where a name belongs, and an engine art's params
+    ("kit:\n  - kind: [mat]\n", (1, 11),
+     "unknown kind of component [mat] (kinds: player-aid, tokens, score-track, mat, "
+     "round-tracker, deck)"),
+    ("kit:\n  - kind: player-aid\n    sections:\n      - {title: X, rule: [[war]]}\n", (3, 26),
+     "player-aid.sections.rule: unknown rule id [war]"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [100, 60]\n    params: {cards: [a, b]}\n",
+     (4, 13), "mat.params cards: each value must be a text or number, or a mapping of player "
+     "ids to texts, got [a, b]"),
+    ("kit: {kind: mat}\n", (0, 6),
+     "kit must be a list of components, each with a kind (player-aid, tokens, score-track, "
+     "mat, round-tracker, deck)"),
+])
+def test_a_bad_kit_is_a_located_error(tmp_path: Path, kit: str, where, message: str):
+    got, first = errors_with_kit(tmp_path, "war", kit)
+    line, col = where
+    assert got == [f"war/game.yaml:{first + line}:{col}: error: {message}"]
+
+
+def test_a_game_without_a_kit_gets_player_aids(tmp_path: Path):
+    got, _ = errors_with_kit(tmp_path, "war", "")
+    assert got == []
+    game = run_check(tmp_path / "content").content.games[0]
+    assert [c.kind for c in game.kit] == ["player-aid"]
+
+
+def test_the_shipped_kits_are_data():
+    report = run_check(ROOT / "content")
+    kinds = {g.slug: [c.kind for c in g.kit] for g in report.content.games}
+    # read from the game.yaml files by hand: what each game's kit declares
+    assert kinds["winning-the-battle"] == ["tokens", "player-aid"]
+    assert kinds["ultimate"] == ["score-track", "mat"]
+    assert kinds["battle"] == ["mat", "mat", "mat"]
+    assert kinds["deck-management"] == ["round-tracker", "player-aid"]
+
+
+def test_a_deck_component_lays_out_the_cards_it_names(tmp_path: Path):
+    """39 cards (clubs, spades, diamonds), nine a sheet: five sheets of faces, each
+    followed by its backs (39 = 4 x 9 + 3)."""
+    from builder.render.pnp.document import Renderer
+    from builder.render.pnp.kinds import game_sheets
+    from builder.settings import PAPERS
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "ultimate", content / "ultimate")
+    (content / "index.yaml").write_text("games: [ultimate]\n")
+    game_yaml = content / "ultimate" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace(
+        "kit:\n", "kit:\n  - kind: deck\n    cards: [C, S, D]\n    back: b\n", 1))
+    report = run_check(content)
+    assert report.ok, [d.format() for d in report.diagnostics]
+    sheets, kit = game_sheets(Renderer(PAPERS["a4"], "full"), report.content.games[0],
+                              PAPERS["a4"])
+    deck = [s for s in sheets if any(it.kind in ("card", "card-back") for it in s.items)]
+    assert [s.side for s in deck] == ["front", "back"] * 5
+    faces = [it.name for s in deck for it in s.items if it.kind == "card"]
+    assert len(faces) == 39 and faces[:2] == ["AC", "2C"] and faces[-1] == "KD"
+    assert {it.ref for s in deck for it in s.items if it.kind == "card-back"} == {"pnp-back-b"}
+    assert kit.rows[0].count == "39" and kit.rows[0].sheets == "2 to 11"
+
+
+@pytest.mark.parametrize("params, message", [
+    ("{cards: the red cards, suits: {p1: H, p2: S}}",
+     "mat.params.cards must be a mapping of player ids (p1, p2, p3, p4) to texts, got 'the red "
+     "cards'"),
+    ("{cardz: {p1: red}}",
+     "mat: the art 'player-mat' takes no param 'cardz' (it takes: cards, suits); did you mean "
+     "'cards'?"),
+    ("{cards: {p9: red}}",
+     "mat.params.cards must be a mapping of player ids (p1, p2, p3, p4) to texts, got a "
+     "mapping"),
+])
+def test_an_engine_art_gets_only_the_params_it_declares(tmp_path: Path, params, message):
+    """Issue 13: Battle's player-mat art reads params.cards and params.suits as player ->
+    text (GameDef.art_params); anything else is refused during the check, so the build
+    never hands the art what it cannot draw."""
+    kit = ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    per: player\n"
+           f"    art: player-mat\n    params: {params}\n")
+    got, first = errors_with_kit(tmp_path, "battle", kit)
+    assert got == [f"battle/game.yaml:{first + 6}:13: error: {message}"]
