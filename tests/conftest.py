@@ -10,7 +10,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT, run_warbook
 
 # Under mutation testing (scripts/mutation.py, mutmut), while mutmut records which tests

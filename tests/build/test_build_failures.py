@@ -5,9 +5,9 @@ behind (issue 12). Each stage is made to raise inside a real ``build()``."""
 from __future__ import annotations
 
 import hashlib
-import subprocess
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -15,9 +15,9 @@ import pytest
 
 from builder.build import BuildError, build
 from builder.check import run_check
+from builder.render import pnp
 from builder.render.book.pdf import BookRenderer
 from builder.render.errors import RenderError
-from builder.render import pnp
 from builder.render.site import pages
 from builder.settings import Settings
 

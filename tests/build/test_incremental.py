@@ -17,8 +17,8 @@ import pytest
 
 from builder import incremental
 from builder.build import build, up_to_date
-from builder.cli import book_paper
 from builder.check import run_check
+from builder.cli import book_paper
 from builder.incremental import MANIFEST
 from builder.settings import PAPERS, Settings
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from builder.check import compare, describe_state
-from builder.events import match_events, missing_event_detail
 from builder.engine.core import Card, Event
+from builder.events import match_events, missing_event_detail
 
 KS, QH, TEN_C = Card("K", "S"), Card("Q", "H"), Card("10", "C")
 

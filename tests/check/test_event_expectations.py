@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import copy_shipped_game, edit_once
 
 from builder.check import run_check
 from builder.engine.core import Card, CardError, full_deck
-
-from helpers import copy_shipped_game, edit_once
 
 ROOT = Path(__file__).resolve().parents[2]
 

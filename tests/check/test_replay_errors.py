@@ -10,10 +10,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import copy_shipped_game, edit_once
 
 from builder.check import run_check
-
-from helpers import copy_shipped_game, edit_once
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 RESHUFFLE = "05-reshuffle.yaml"            # Battle: decisions, then a chance step (line 46)

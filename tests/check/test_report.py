@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import copy_shipped_game
 
 from builder import cli
 from builder.check import run_check
-
-from helpers import copy_shipped_game, edit_once
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTENT = ROOT / "content"
@@ -120,8 +119,9 @@ def test_the_summary_line_counts_passes_failures_and_errors(capfd, war_broken):
 # fields as docs/README.md documents them.
 def test_a_forced_step_records_the_only_action_and_the_table_after_it():
     """War's two plain tricks (content/war/examples/01-a-plain-trick.yaml): nobody decides,
-    so the step records the only action each player has, turning up the top card; each diagram shows the two cards turned up, and the table after the trick is kept
-    beside it because the winner has taken them."""
+    so the step records the only action each player has, turning up the top card; each
+    diagram shows the two cards turned up, and the table after the trick is kept beside it
+    because the winner has taken them."""
     report = run_check(CONTENT)
     war = next(g for g in report.games if g.game.slug == "war")
     rep = next(r for r in war.replays if r.example.id == "war-plain-trick")

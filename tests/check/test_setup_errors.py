@@ -12,12 +12,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import copy_shipped_game, edit_once
 
 from builder.check import Replayer, run_check
 from builder.diagnostics import Diagnostics
 from builder.engine.core import Card
-
-from helpers import copy_shipped_game, edit_once
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 
@@ -154,9 +153,9 @@ def test_each_player_has_their_own_cards_where_the_game_says_so(tmp_path):
 def test_each_player_may_have_their_own_count_of_a_card(tmp_path):
     """A game's ``card_supply`` is asked per supply group (docs/writing-an-engine.md): here
     p1's cards may hold two nines of hearts and p2's only one."""
-    from builder.check import card_supply
-
     import dataclasses
+
+    from builder.check import card_supply
 
     wtb = run_check(copy_shipped_game(tmp_path, "winning-the-battle")).games[0].game
     ex = next(x for x in wtb.examples if x.id.endswith("plain-battles"))

@@ -122,7 +122,7 @@ def test_values_are_shown_as_yaml(tmp_path):
     errors, path, text = broken(tmp_path, "battle-lines", "06-last-turn.yaml",
                                 "last-turn: true", "last-turn: false")
     at = place(text, "false", "last-turn: false")
-    assert first(errors, path).endswith(f"last-turn: expected false, got true")
+    assert first(errors, path).endswith("last-turn: expected false, got true")
     assert f":{at}: error:" in first(errors, path)
     assert "expected: false\n" in errors[0].format().replace("    ", "")
     assert "True" not in errors[0].format() and "False" not in errors[0].format()

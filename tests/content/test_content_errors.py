@@ -19,16 +19,27 @@ from pathlib import Path
 
 import pytest
 
-from builder.check import run_check
-
 # High Five and its helpers (tests/helpers.py); the cases below write its files' paths short
-from helpers import (EXAMPLE, FIXTURE, GAME, GLOSSARY, INDEX, ROOT, RULES, col,
-                     content, errors, nth, replace)  # noqa: F401 - content is a fixture
-from helpers import EXAMPLE_FILE as E
-from helpers import GAME_FILE as G
-from helpers import GLOSSARY_FILE as GL
-from helpers import INDEX_FILE as I  # noqa: E741
-from helpers import RULES_FILE as R
+from helpers import (
+    EXAMPLE,
+    EXAMPLE_FILE,
+    FIXTURE,
+    GAME,
+    GAME_FILE,
+    GLOSSARY,
+    GLOSSARY_FILE,
+    INDEX,
+    INDEX_FILE,
+    ROOT,
+    RULES,
+    RULES_FILE,
+    col,
+    errors,
+    nth,
+    replace,
+)
+
+from builder.check import run_check
 
 HTML_HINT = "; write Markdown, or escape the '<' as '\\<'"
 LINK_RULE = "is not allowed: links may go to http, https, mailto addresses or within the site"
@@ -49,513 +60,513 @@ def test_the_base_folder_has_no_error(content: Path):
 #  in, [expected error lines])
 def _cases():
     g_title = replace(GAME, "title: High Five", "title: [High, Five]")
-    yield ("require-wrong-kind", {"high-five/game.yaml": g_title}, G,
-           [f"{G}:2:8: error: game.yaml: 'title' must be text, got [High, Five]"])
+    yield ("require-wrong-kind", {"high-five/game.yaml": g_title}, GAME_FILE,
+           [f"{GAME_FILE}:2:8: error: game.yaml: 'title' must be text, got [High, Five]"])
     yield ("require-missing", {"high-five/game.yaml": replace(GAME, "title: High Five\n", "")},
-           G, [f"{G}:1:1: error: game.yaml: 'title' is missing"])
-    yield ("unknown-key-with-hint", {"high-five/game.yaml": GAME + "titel: High Five\n"}, G,
-           [f"{G}:7:1: error: game.yaml: unknown key 'titel' (allowed: {GAME_KEYS}); "
+           GAME_FILE, [f"{GAME_FILE}:1:1: error: game.yaml: 'title' is missing"])
+    yield ("unknown-key-with-hint", {"high-five/game.yaml": GAME + "titel: High Five\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:1: error: game.yaml: unknown key 'titel' (allowed: {GAME_KEYS}); "
             "did you mean 'title'?"])
-    yield ("unknown-key", {"high-five/game.yaml": GAME + "zzz: 1\n"}, G,
-           [f"{G}:7:1: error: game.yaml: unknown key 'zzz' (allowed: {GAME_KEYS})"])
+    yield ("unknown-key", {"high-five/game.yaml": GAME + "zzz: 1\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:1: error: game.yaml: unknown key 'zzz' (allowed: {GAME_KEYS})"])
 
     # ---- index.yaml
-    yield ("index-not-a-mapping", {"index.yaml": "- high-five\n"}, I,
-           [f"{I}:1:1: error: index.yaml must be a mapping"])
+    yield ("index-not-a-mapping", {"index.yaml": "- high-five\n"}, INDEX_FILE,
+           [f"{INDEX_FILE}:1:1: error: index.yaml must be a mapping"])
     line = "games: [high-five, chess]"
-    yield ("index-no-game-folder", {"index.yaml": line + "\n"}, I,
-           [f"{I}:1:{col(line, 'chess')}: error: no game folder 'chess' with a game.yaml"])
-    yield ("index-unknown-key", {"index.yaml": INDEX + "game: x\n"}, I,
-           [f"{I}:2:1: error: index.yaml: unknown key 'game' (allowed: book, games, intro); "
+    yield ("index-no-game-folder", {"index.yaml": line + "\n"}, INDEX_FILE,
+           [f"{INDEX_FILE}:1:{col(line, 'chess')}: error: no game folder 'chess' with a game.yaml"])
+    yield ("index-unknown-key", {"index.yaml": INDEX + "game: x\n"}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:1: error: index.yaml: unknown key 'game' (allowed: book, games, intro); "
             "did you mean 'games'?"])
     line = "intro: Hello <b>you</b>"
-    yield ("raw-html-in-yaml-text", {"index.yaml": INDEX + line + "\n"}, I,
-           [f"{I}:2:{col(line, '<b>')}: error: raw HTML is not allowed in content ('<b>')"
+    yield ("raw-html-in-yaml-text", {"index.yaml": INDEX + line + "\n"}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:{col(line, '<b>')}: error: raw HTML is not allowed in content ('<b>')"
             + HTML_HINT])
-    yield ("book-not-a-mapping", {"index.yaml": "book: x\n" + INDEX}, I,
-           [f"{I}:1:7: error: book must be a mapping (title, subtitle, credits, accent, paper, "
+    yield ("book-not-a-mapping", {"index.yaml": "book: x\n" + INDEX}, INDEX_FILE,
+           [f"{INDEX_FILE}:1:7: error: book must be a mapping (title, subtitle, credits, accent, paper, "
             "logo, fonts)"])
-    yield ("book-title-not-text", {"index.yaml": "book:\n  title: ''\n" + INDEX}, I,
-           [f"{I}:2:10: error: book.title must be some text, got ''"])
-    yield ("book-paper", {"index.yaml": "book:\n  paper: lettre\n" + INDEX}, I,
-           [f"{I}:2:10: error: book.paper must be one of a4, letter, got 'lettre'; "
+    yield ("book-title-not-text", {"index.yaml": "book:\n  title: ''\n" + INDEX}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:10: error: book.title must be some text, got ''"])
+    yield ("book-paper", {"index.yaml": "book:\n  paper: lettre\n" + INDEX}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:10: error: book.paper must be one of a4, letter, got 'lettre'; "
             "did you mean 'letter'?"])
-    yield ("book-accent-colour", {"index.yaml": "book:\n  accent: red\n" + INDEX}, I,
-           [f"{I}:2:11: error: book.accent must be a colour written #rrggbb "
+    yield ("book-accent-colour", {"index.yaml": "book:\n  accent: red\n" + INDEX}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:11: error: book.accent must be a colour written #rrggbb "
             "(such as \"#7a4b1e\"), got 'red'"])
-    yield ("book-logo-not-a-path", {"index.yaml": "book:\n  logo: 3\n" + INDEX}, I,
-           [f"{I}:2:9: error: book.logo must be the path of a file in the content folder, "
+    yield ("book-logo-not-a-path", {"index.yaml": "book:\n  logo: 3\n" + INDEX}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:9: error: book.logo must be the path of a file in the content folder, "
             "got 3"])
-    yield ("book-logo-no-file", {"index.yaml": "book:\n  logo: nope.png\n" + INDEX}, I,
-           [f"{I}:2:9: error: book.logo: no file 'nope.png' in the content folder"])
+    yield ("book-logo-no-file", {"index.yaml": "book:\n  logo: nope.png\n" + INDEX}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:9: error: book.logo: no file 'nope.png' in the content folder"])
     yield ("book-logo-outside", {"index.yaml": "book:\n  logo: ../logo.svg\n" + INDEX,
-                                 "../logo.svg": "<svg xmlns='http://www.w3.org/2000/svg'/>"}, I,
-           [f"{I}:2:9: error: book.logo: '../logo.svg' is outside the content folder "
+                                 "../logo.svg": "<svg xmlns='http://www.w3.org/2000/svg'/>"}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:9: error: book.logo: '../logo.svg' is outside the content folder "
             "(or a link); put the file inside it"])
     yield ("book-logo-kind", {"index.yaml": "book:\n  logo: logo.gif\n" + INDEX,
-                              "logo.gif": "GIF89a"}, I,
-           [f"{I}:2:9: error: book.logo: 'logo.gif' must be a .svg or .png file"])
+                              "logo.gif": "GIF89a"}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:9: error: book.logo: 'logo.gif' must be a .svg or .png file"])
     yield ("book-logo-too-large", {"index.yaml": "book:\n  logo: logo.png\n" + INDEX,
-                                   "logo.png": "x" * (2 * 1024 * 1024 + 1)}, I,
-           [f"{I}:2:9: error: book.logo: 'logo.png' is larger than 2 MB"])
+                                   "logo.png": "x" * (2 * 1024 * 1024 + 1)}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:9: error: book.logo: 'logo.png' is larger than 2 MB"])
     yield ("book-logo-script", {"index.yaml": "book:\n  logo: logo.svg\n" + INDEX,
                                 "logo.svg": "<svg xmlns='http://www.w3.org/2000/svg'>"
-                                            "<script>alert(1)</script></svg>"}, I,
-           [f"{I}:2:9: error: book.logo: 'logo.svg' holds a <script> element; a logo may hold "
+                                            "<script>alert(1)</script></svg>"}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:9: error: book.logo: 'logo.svg' holds a <script> element; a logo may hold "
             "only drawing (no scripts, event handlers or outside links)"])
-    yield ("book-fonts-not-a-mapping", {"index.yaml": "book:\n  fonts: x\n" + INDEX}, I,
-           [f"{I}:2:10: error: book.fonts must map text and headings to their font files"])
-    yield ("book-fonts-role", {"index.yaml": "book:\n  fonts:\n    text: x.otf\n" + INDEX}, I,
-           [f"{I}:3:11: error: book.fonts.text must map faces (regular, italic, bold) to font "
+    yield ("book-fonts-not-a-mapping", {"index.yaml": "book:\n  fonts: x\n" + INDEX}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:10: error: book.fonts must map text and headings to their font files"])
+    yield ("book-fonts-role", {"index.yaml": "book:\n  fonts:\n    text: x.otf\n" + INDEX}, INDEX_FILE,
+           [f"{INDEX_FILE}:3:11: error: book.fonts.text must map faces (regular, italic, bold) to font "
             "files, regular at least"])
     line = "    text: {family: 3}"
     yield ("book-fonts-family-not-a-name",
-           {"index.yaml": "book:\n  fonts:\n" + line + "\n" + INDEX}, I,
-           [f"{I}:3:{col(line, '3')}: error: book.fonts.text.family must be a font family's "
+           {"index.yaml": "book:\n  fonts:\n" + line + "\n" + INDEX}, INDEX_FILE,
+           [f"{INDEX_FILE}:3:{col(line, '3')}: error: book.fonts.text.family must be a font family's "
             "name, got 3"])
     line = "    text: {family: Zzzq Xxvv}"
     yield ("book-fonts-family-not-installed",
-           {"index.yaml": "book:\n  fonts:\n" + line + "\n" + INDEX}, I,
-           [f"{I}:3:{col(line, 'Zzzq')}: error: book.fonts.text: no installed font family "
+           {"index.yaml": "book:\n  fonts:\n" + line + "\n" + INDEX}, INDEX_FILE,
+           [f"{INDEX_FILE}:3:{col(line, 'Zzzq')}: error: book.fonts.text: no installed font family "
             "'Zzzq Xxvv' with a regular face (or give font files inside the content folder)"])
 
     # ---- game.yaml
-    yield ("game-not-a-mapping", {"high-five/game.yaml": "- high-five\n"}, G,
-           [f"{G}:1:1: error: game.yaml must be a mapping"])
+    yield ("game-not-a-mapping", {"high-five/game.yaml": "- high-five\n"}, GAME_FILE,
+           [f"{GAME_FILE}:1:1: error: game.yaml must be a mapping"])
     yield ("game-slug", {"high-five/game.yaml": replace(GAME, "slug: high-five",
-                                                        "slug: high-six")}, G,
-           [f"{G}:1:7: error: slug 'high-six' does not match its folder 'high-five'"])
-    yield ("game-no-engine", {"high-five/engine.py": None}, G,
-           [f"{G}:1:1: error: game.yaml has no 'engine:' (the engine that plays the game, such "
+                                                        "slug: high-six")}, GAME_FILE,
+           [f"{GAME_FILE}:1:7: error: slug 'high-six' does not match its folder 'high-five'"])
+    yield ("game-no-engine", {"high-five/engine.py": None}, GAME_FILE,
+           [f"{GAME_FILE}:1:1: error: game.yaml has no 'engine:' (the engine that plays the game, such "
             "as 'war'), and the folder has no engine.py"])
-    yield ("game-engine-not-a-name", {"high-five/game.yaml": GAME + "engine: [war]\n"}, G,
-           [f"{G}:7:9: error: engine must be a name, such as 'war'"])
+    yield ("game-engine-not-a-name", {"high-five/game.yaml": GAME + "engine: [war]\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:9: error: engine must be a name, such as 'war'"])
     yield ("game-engine-broken-file",
            {"high-five/engine.py": "GAME = None\n\ndef broken(:\n    pass\n"},
            "content/high-five/engine.py",
            ["content/high-five/engine.py:3:1: error: the engine file does not parse: "
             "invalid syntax"])
-    yield ("game-options-not-a-mapping", {"high-five/game.yaml": GAME + "options: 5\n"}, G,
-           [f"{G}:7:10: error: options must be a mapping of option name to details"])
-    yield ("game-unknown-option", {"high-five/game.yaml": GAME + "options:\n  hands: 3\n"}, G,
-           [f"{G}:8:10: error: the high-five engine has no option 'hands' (it has: hand); "
+    yield ("game-options-not-a-mapping", {"high-five/game.yaml": GAME + "options: 5\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:10: error: options must be a mapping of option name to details"])
+    yield ("game-unknown-option", {"high-five/game.yaml": GAME + "options:\n  hands: 3\n"}, GAME_FILE,
+           [f"{GAME_FILE}:8:10: error: the high-five engine has no option 'hands' (it has: hand); "
             "did you mean 'hand'?"])
     yield ("game-option-setting-value", {"high-five/game.yaml": GAME + "options:\n  hand: 0\n"},
-           G, [f"{G}:8:9: error: option 'hand' must be at least 1, got 0"])
+           GAME_FILE, [f"{GAME_FILE}:8:9: error: option 'hand' must be at least 1, got 0"])
     line = "  hand: {default: 99, label: Hand size, text: Cards in each hand.}"
     yield ("game-option-default-value",
-           {"high-five/game.yaml": GAME + "options:\n" + line + "\n"}, G,
-           [f"{G}:8:{col(line, '99')}: error: option 'hand' must be at most 26, got 99"])
+           {"high-five/game.yaml": GAME + "options:\n" + line + "\n"}, GAME_FILE,
+           [f"{GAME_FILE}:8:{col(line, '99')}: error: option 'hand' must be at most 26, got 99"])
     line = "  hand: {default: 5, label: Hand size, txt: Cards in each hand.}"
     yield ("game-option-unknown-key",
-           {"high-five/game.yaml": GAME + "options:\n" + line + "\n"}, G,
-           [f"{G}:8:{col(line, 'txt')}: error: option 'hand': unknown key 'txt' (allowed: "
+           {"high-five/game.yaml": GAME + "options:\n" + line + "\n"}, GAME_FILE,
+           [f"{GAME_FILE}:8:{col(line, 'txt')}: error: option 'hand': unknown key 'txt' (allowed: "
             "default, label, text); did you mean 'text'?"])
-    yield ("game-accent", {"high-five/game.yaml": GAME + "accent: blue\n"}, G,
-           [f"{G}:7:9: error: accent must be a colour written #rrggbb (such as \"#7a4b1e\"), "
+    yield ("game-accent", {"high-five/game.yaml": GAME + "accent: blue\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:9: error: accent must be a colour written #rrggbb (such as \"#7a4b1e\"), "
             "got 'blue'"])
     yield ("game-player-colours-not-a-mapping",
-           {"high-five/game.yaml": GAME + "player_colours: red\n"}, G,
-           [f"{G}:7:17: error: player_colours must map player ids (p1, p2, ...) to colours"])
+           {"high-five/game.yaml": GAME + "player_colours: red\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:17: error: player_colours must map player ids (p1, p2, ...) to colours"])
     yield ("game-player-colours-no-player",
-           {"high-five/game.yaml": GAME + "player_colours: {p3: \"#000000\"}\n"}, G,
-           [f"{G}:7:18: error: player_colours: no player 'p3' (players: p1, p2)"])
-    yield ("game-cover-cards-count", {"high-five/game.yaml": GAME + "cover_cards: []\n"}, G,
-           [f"{G}:7:14: error: cover_cards must list one to four card codes, such as [AS, KH]"])
+           {"high-five/game.yaml": GAME + "player_colours: {p3: \"#000000\"}\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:18: error: player_colours: no player 'p3' (players: p1, p2)"])
+    yield ("game-cover-cards-count", {"high-five/game.yaml": GAME + "cover_cards: []\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:14: error: cover_cards must list one to four card codes, such as [AS, KH]"])
     yield ("game-cover-cards-card", {"high-five/game.yaml": GAME + "cover_cards: [2S, 1H]\n"},
-           G, [f"{G}:7:14: error: cover_cards: unknown card '1H' (a card is a rank A 2-10 J Q K "
+           GAME_FILE, [f"{GAME_FILE}:7:14: error: cover_cards: unknown card '1H' (a card is a rank A 2-10 J Q K "
                "then a suit C D H S, e.g. QD or 10H)"])
     line = "players: {min: 2, max: 2, names: North}"
-    yield ("game-player-names", {"high-five/game.yaml": replace(GAME, nth(GAME, 3), line)}, G,
-           [f"{G}:3:{col(line, 'North')}: error: players.names must map p1, p2, ... to names"])
+    yield ("game-player-names", {"high-five/game.yaml": replace(GAME, nth(GAME, 3), line)}, GAME_FILE,
+           [f"{GAME_FILE}:3:{col(line, 'North')}: error: players.names must map p1, p2, ... to names"])
     line = "compare: {players: \"2\", deck: Ten cards, choices: A card, win: [a, b], length: Five rounds}"
     yield ("game-compare-not-text", {"high-five/game.yaml": replace(GAME, nth(GAME, 4), line)},
-           G, [f"{G}:4:{col(line, '[a, b]')}: error: compare: 'win' must be text; quote a value "
+           GAME_FILE, [f"{GAME_FILE}:4:{col(line, '[a, b]')}: error: compare: 'win' must be text; quote a value "
                "that contains ': '"])
     line = "compare: {players: \"2\", deck: Ten cards, choices: A card, win: More points}"
     yield ("game-compare-missing", {"high-five/game.yaml": replace(GAME, nth(GAME, 4), line)},
-           G, [f"{G}:4:10: error: compare: 'length' is missing (the comparison table needs "
+           GAME_FILE, [f"{GAME_FILE}:4:10: error: compare: 'length' is missing (the comparison table needs "
                "players, deck, choices, win, length)"])
     yield ("game-quickref-not-a-list",
            {"high-five/game.yaml": replace(GAME, "quickref:\n  - Play a card; the higher card "
-                                           "scores.\n", "quickref: Play a card.\n")}, G,
-           [f"{G}:5:11: error: quickref must be a list of lines"])
+                                           "scores.\n", "quickref: Play a card.\n")}, GAME_FILE,
+           [f"{GAME_FILE}:5:11: error: quickref must be a list of lines"])
     yield ("game-quickref-line-not-text",
-           {"high-five/game.yaml": GAME + "  - Then: the next round.\n"}, G,
-           [f"{G}:7:5: error: a quickref line must be text; quote a line that contains ': ' "
+           {"high-five/game.yaml": GAME + "  - Then: the next round.\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:5: error: a quickref line must be text; quote a line that contains ': ' "
             "(YAML reads it as a mapping)"])
     line = 'summary: "Read [this](javascript:alert(1)) first."'
-    yield ("link-in-yaml-text", {"high-five/game.yaml": GAME + line + "\n"}, G,
-           [f"{G}:7:{col(line, 'javascript')}: error: a link to 'javascript:alert(1' {LINK_RULE}"])
+    yield ("link-in-yaml-text", {"high-five/game.yaml": GAME + line + "\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:{col(line, 'javascript')}: error: a link to 'javascript:alert(1' {LINK_RULE}"])
     line = 'summary: "See ![a cat](cat.png) here."'
-    yield ("picture-in-yaml-text", {"high-five/game.yaml": GAME + line + "\n"}, G,
-           [f"{G}:7:{col(line, '![')}: error: {PICTURE}"])
+    yield ("picture-in-yaml-text", {"high-five/game.yaml": GAME + line + "\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:{col(line, '![')}: error: {PICTURE}"])
     yield ("game-folder-name", {"High_Five/game.yaml": GAME}, "content/High_Five/game.yaml",
            ["content/High_Five/game.yaml:1:1: error: the game's folder name 'High_Five' must be "
             "lower-case letters, digits and hyphens, starting with a letter or digit (it "
             "becomes part of file names and web addresses)"])
 
     # ---- rules.md
-    yield ("rules-missing", {"high-five/rules.md": None}, R,
-           [f"{R}:0:0: error: rules.md is missing"])
+    yield ("rules-missing", {"high-five/rules.md": None}, RULES_FILE,
+           [f"{RULES_FILE}:0:0: error: rules.md is missing"])
     yield ("rules-engine-cites-undefined",
-           {"high-five/rules.md": replace(RULES, "{#tie}", "{#draw}")}, R,
-           [f"{R}:1:1: error: the engine cites rule 'tie', which rules.md does not define"])
-    yield ("rules-text-before-heading", {"high-five/rules.md": "Welcome.\n\n" + RULES}, R,
-           [f"{R}:1:1: error: text before the first heading; every rule belongs to a section"])
-    yield ("rules-no-sections", {"high-five/rules.md": "Welcome.\n"}, R,
-           [f"{R}:1:1: error: text before the first heading; every rule belongs to a section",
-            f"{R}:1:1: error: rules.md has no numbered sections"])
-    yield ("rules-too-deep", {"high-five/rules.md": RULES + "\n#### Deeper {#deeper}\n"}, R,
-           [f"{R}:21:1: error: rules go three levels deep at most (#, ##, ###: 1., 1.1, 1.1.1)"])
+           {"high-five/rules.md": replace(RULES, "{#tie}", "{#draw}")}, RULES_FILE,
+           [f"{RULES_FILE}:1:1: error: the engine cites rule 'tie', which rules.md does not define"])
+    yield ("rules-text-before-heading", {"high-five/rules.md": "Welcome.\n\n" + RULES}, RULES_FILE,
+           [f"{RULES_FILE}:1:1: error: text before the first heading; every rule belongs to a section"])
+    yield ("rules-no-sections", {"high-five/rules.md": "Welcome.\n"}, RULES_FILE,
+           [f"{RULES_FILE}:1:1: error: text before the first heading; every rule belongs to a section",
+            f"{RULES_FILE}:1:1: error: rules.md has no numbered sections"])
+    yield ("rules-too-deep", {"high-five/rules.md": RULES + "\n#### Deeper {#deeper}\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:1: error: rules go three levels deep at most (#, ##, ###: 1., 1.1, 1.1.1)"])
     line = "## Ties again"
-    yield ("rules-heading-without-id", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
-           [f"{R}:21:{len(line)}: error: heading 'Ties again' has no id; end it with {{#some-id}}"])
+    yield ("rules-heading-without-id", {"high-five/rules.md": RULES + "\n" + line + "\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:{len(line)}: error: heading 'Ties again' has no id; end it with {{#some-id}}"])
     line = "## Ties again {#Ties_Again}"
-    yield ("rules-bad-id", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
-           [f"{R}:21:{col(line, '{#')}: error: rule id 'Ties_Again' must be lower-case letters, "
+    yield ("rules-bad-id", {"high-five/rules.md": RULES + "\n" + line + "\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:{col(line, '{#')}: error: rule id 'Ties_Again' must be lower-case letters, "
             "digits and hyphens"])
-    yield ("rules-duplicate-id", {"high-five/rules.md": RULES + "\n## Ties again {#tie}\n"}, R,
-           [f"{R}:21:1: error: rule id 'tie' is already used on line 11"])
+    yield ("rules-duplicate-id", {"high-five/rules.md": RULES + "\n## Ties again {#tie}\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:1: error: rule id 'tie' is already used on line 11"])
     yield ("rules-skipped-level",
-           {"high-five/rules.md": RULES + "\n# More {#more}\n\n### Deep {#deep}\n"}, R,
-           [f"{R}:23:1: error: heading level 3 directly under level 1; do not skip a level"])
+           {"high-five/rules.md": RULES + "\n# More {#more}\n\n### Deep {#deep}\n"}, RULES_FILE,
+           [f"{RULES_FILE}:23:1: error: heading level 3 directly under level 1; do not skip a level"])
     line = "See [[nowhere]] for more."
     yield ("rules-unknown-cross-reference", {"high-five/rules.md": RULES + "\n" + line + "\n"},
-           R, [f"{R}:21:{col(line, '[[')}: error: unknown rule id 'nowhere' in cross-reference"])
+           RULES_FILE, [f"{RULES_FILE}:21:{col(line, '[[')}: error: unknown rule id 'nowhere' in cross-reference"])
     line = "A <b>bold</b> claim."
-    yield ("rules-raw-html", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
-           [f"{R}:21:{col(line, '<b>')}: error: raw HTML is not allowed in content ('<b>')"
+    yield ("rules-raw-html", {"high-five/rules.md": RULES + "\n" + line + "\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:{col(line, '<b>')}: error: raw HTML is not allowed in content ('<b>')"
             + HTML_HINT])
     line = "Read [this](file:///etc/passwd)."
-    yield ("rules-link", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
-           [f"{R}:21:{col(line, 'file:')}: error: a link to 'file:///etc/passwd' {LINK_RULE}"])
+    yield ("rules-link", {"high-five/rules.md": RULES + "\n" + line + "\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:{col(line, 'file:')}: error: a link to 'file:///etc/passwd' {LINK_RULE}"])
     line = "Look: ![a map](map.png)"
-    yield ("rules-picture", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
-           [f"{R}:21:{col(line, '![')}: error: {PICTURE}"])
+    yield ("rules-picture", {"high-five/rules.md": RULES + "\n" + line + "\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:{col(line, '![')}: error: {PICTURE}"])
 
     # ---- glossary.yaml
-    yield ("glossary-missing", {"high-five/glossary.yaml": None}, GL,
-           [f"{GL}:0:0: error: glossary.yaml is missing"])
-    yield ("glossary-not-a-list", {"high-five/glossary.yaml": "term: Point\n"}, GL,
-           [f"{GL}:1:1: error: glossary.yaml must be a list of terms"])
-    yield ("glossary-entry-not-a-mapping", {"high-five/glossary.yaml": "- Point\n"}, GL,
-           [f"{GL}:1:3: error: a glossary entry needs 'term' and 'definition'"])
-    yield ("glossary-definition-missing", {"high-five/glossary.yaml": "- term: Point\n"}, GL,
-           [f"{GL}:1:3: error: glossary entry: 'definition' is missing"])
+    yield ("glossary-missing", {"high-five/glossary.yaml": None}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:0:0: error: glossary.yaml is missing"])
+    yield ("glossary-not-a-list", {"high-five/glossary.yaml": "term: Point\n"}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:1:1: error: glossary.yaml must be a list of terms"])
+    yield ("glossary-entry-not-a-mapping", {"high-five/glossary.yaml": "- Point\n"}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:1:3: error: a glossary entry needs 'term' and 'definition'"])
+    yield ("glossary-definition-missing", {"high-five/glossary.yaml": "- term: Point\n"}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:1:3: error: glossary entry: 'definition' is missing"])
     yield ("glossary-unknown-key",
-           {"high-five/glossary.yaml": replace(GLOSSARY, "  see:", "  sea:")}, GL,
-           [f"{GL}:3:3: error: glossary entry: unknown key 'sea' (allowed: definition, see, "
+           {"high-five/glossary.yaml": replace(GLOSSARY, "  see:", "  sea:")}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:3:3: error: glossary entry: unknown key 'sea' (allowed: definition, see, "
             "term); did you mean 'see'?"])
     line = "  see: higher-score"
     yield ("glossary-unknown-rule-alone",
-           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GL,
-           [f"{GL}:3:{col(line, 'higher')}: error: unknown rule id 'higher-score'"])
+           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:3:{col(line, 'higher')}: error: unknown rule id 'higher-score'"])
     line = "  see: [higher-score]"
     yield ("glossary-unknown-rule",
-           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GL,
-           [f"{GL}:3:{col(line, 'higher')}: error: unknown rule id 'higher-score'"])
+           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:3:{col(line, 'higher')}: error: unknown rule id 'higher-score'"])
     line = "  definition: What the higher card scores ([[scoring]])."
     yield ("glossary-unknown-cross-reference",
-           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 2), line)}, GL,
-           [f"{GL}:2:{col(line, '[[')}: error: unknown rule id 'scoring' in cross-reference"])
+           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 2), line)}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:2:{col(line, '[[')}: error: unknown rule id 'scoring' in cross-reference"])
 
     # ---- examples
-    yield ("example-not-a-mapping", {"high-five/examples/01-short.yaml": "- short-game\n"}, E,
-           [f"{E}:1:1: error: an example file must be a mapping"])
+    yield ("example-not-a-mapping", {"high-five/examples/01-short.yaml": "- short-game\n"}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:1:1: error: an example file must be a mapping"])
     yield ("example-unknown-key",
-           {"high-five/examples/01-short.yaml": EXAMPLE + "outtro: The end.\n"}, E,
-           [f"{E}:19:1: error: example: unknown key 'outtro' (allowed: draft, id, intro, options, "
+           {"high-five/examples/01-short.yaml": EXAMPLE + "outtro: The end.\n"}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:19:1: error: example: unknown key 'outtro' (allowed: draft, id, intro, options, "
             "outro, rules, setup, steps, title); did you mean 'outro'?"])
     yield ("example-id-missing",
-           {"high-five/examples/01-short.yaml": replace(EXAMPLE, "id: short-game\n", "")}, E,
-           [f"{E}:1:1: error: example: 'id' is missing"])
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, "id: short-game\n", "")}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:1:1: error: example: 'id' is missing"])
     yield ("example-bad-id",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "id: short-game",
-                                                        "id: Short_Game")}, E,
-           [f"{E}:1:5: error: example id 'Short_Game' must be lower-case letters, digits and "
+                                                        "id: Short_Game")}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:1:5: error: example id 'Short_Game' must be lower-case letters, digits and "
             "hyphens"])
     yield ("example-rules-not-a-list",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, nth(EXAMPLE, 3), "rules: play")},
-           E, [f"{E}:3:8: error: rules must be a list of rule ids"])
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:3:8: error: rules must be a list of rule ids"])
     line = "rules: [play, higher-scores, tie, most-point]"
     yield ("example-unknown-rule",
-           {"high-five/examples/01-short.yaml": replace(EXAMPLE, nth(EXAMPLE, 3), line)}, E,
-           [f"{E}:3:{col(line, 'most-point')}: error: unknown rule id 'most-point'; "
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, nth(EXAMPLE, 3), line)}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:3:{col(line, 'most-point')}: error: unknown rule id 'most-point'; "
             "did you mean 'most-points'?"])
     yield ("example-options-not-a-mapping",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "options:\n  hand: 2\n",
-                                                        "options: 2\n")}, E,
-           [f"{E}:4:10: error: options must be a mapping"])
+                                                        "options: 2\n")}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:4:10: error: options must be a mapping"])
     yield ("example-setup-not-a-mapping",
            {"high-five/examples/01-short.yaml": EXAMPLE.split("setup:")[0] + "setup: none\n"
-            + "steps:" + EXAMPLE.split("steps:")[1]}, E,
-           [f"{E}:6:8: error: example: 'setup' must be a mapping (piles: ...)"])
+            + "steps:" + EXAMPLE.split("steps:")[1]}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:6:8: error: example: 'setup' must be a mapping (piles: ...)"])
     yield ("example-steps-empty",
-           {"high-five/examples/01-short.yaml": EXAMPLE.split("steps:")[0] + "steps: []\n"}, E,
-           [f"{E}:10:8: error: example: 'steps' must be a non-empty list"])
+           {"high-five/examples/01-short.yaml": EXAMPLE.split("steps:")[0] + "steps: []\n"}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:10:8: error: example: 'steps' must be a non-empty list"])
     yield ("step-not-a-mapping",
-           {"high-five/examples/01-short.yaml": EXAMPLE + "  - turn up\n"}, E,
-           [f"{E}:19:5: error: a step must be a mapping (decide:, chance:, expect:, comment:)"])
+           {"high-five/examples/01-short.yaml": EXAMPLE + "  - turn up\n"}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:19:5: error: a step must be a mapping (decide:, chance:, expect:, comment:)"])
     yield ("step-unknown-key",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "    expect:\n      p2",
-                                                        "    expct:\n      p2")}, E,
-           [f"{E}:16:5: error: step: unknown key 'expct' (allowed: chance, comment, decide, "
+                                                        "    expct:\n      p2")}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:16:5: error: step: unknown key 'expct' (allowed: chance, comment, decide, "
             "expect, repeat); did you mean 'expect'?"])
     yield ("step-decide-and-chance",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "  - decide: {p1: 4D, p2: 9C}",
                                                         "  - decide: {p1: 4D, p2: 9C}\n"
-                                                        "    chance: [4D]")}, E,
-           [f"{E}:15:5: error: a step is either a decision or a chance outcome, not both"])
+                                                        "    chance: [4D]")}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:15:5: error: a step is either a decision or a chance outcome, not both"])
     yield ("step-decide-not-a-mapping",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "  - decide: {p1: 4D, p2: 9C}",
-                                                        "  - decide: 4D")}, E,
-           [f"{E}:15:13: error: decide: must map each deciding player (p1, p2, ...) to a "
+                                                        "  - decide: 4D")}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:15:13: error: decide: must map each deciding player (p1, p2, ...) to a "
             "decision"])
     yield ("step-repeat-not-a-count",
-           {"high-five/examples/01-short.yaml": EXAMPLE + "  - repeat: 0\n"}, E,
-           [f"{E}:19:13: error: repeat must be a whole number of at least 1"])
+           {"high-five/examples/01-short.yaml": EXAMPLE + "  - repeat: 0\n"}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:19:13: error: repeat must be a whole number of at least 1"])
     yield ("step-repeat-with-decide",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "  - decide: {p1: 4D, p2: 9C}",
                                                         "  - decide: {p1: 4D, p2: 9C}\n"
-                                                        "    repeat: 2")}, E,
-           [f"{E}:16:13: error: repeat is only for forced steps (no decide:, no chance:)"])
+                                                        "    repeat: 2")}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:16:13: error: repeat is only for forced steps (no decide:, no chance:)"])
     yield ("step-expect-not-a-mapping",
            {"high-five/examples/01-short.yaml": EXAMPLE.split("  - decide: {p1: 4D")[0]
-            + "  - decide: {p1: 4D, p2: 9C}\n    expect: p2 wins\n"}, E,
-           [f"{E}:16:13: error: expect: must map state names to expected values"])
+            + "  - decide: {p1: 4D, p2: 9C}\n    expect: p2 wins\n"}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:16:13: error: expect: must map state names to expected values"])
     line = "    comment: As in [[scoring]], nobody scores."
     yield ("step-comment-cross-reference",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "      p1.points: 0\n",
                                                         "      p1.points: 0\n" + line + "\n")},
-           E, [f"{E}:15:{col(line, '[[')}: error: unknown rule id 'scoring' in cross-reference"])
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:15:{col(line, '[[')}: error: unknown rule id 'scoring' in cross-reference"])
     # ---- issue 13: empty files, wrong types, bounds
-    yield ("game-empty", {"high-five/game.yaml": "  \n"}, G,
-           [f"{G}:1:1: error: the file is empty (or holds only comments)"])
-    yield ("example-empty", {"high-five/examples/01-short.yaml": "# nothing yet\n"}, E,
-           [f"{E}:1:1: error: the file is empty (or holds only comments)"])
-    yield ("index-games-not-a-list", {"index.yaml": "games: high-five\n"}, I,
-           [f"{I}:1:8: error: games must be a list of game folder names, such as [war, peace], "
+    yield ("game-empty", {"high-five/game.yaml": "  \n"}, GAME_FILE,
+           [f"{GAME_FILE}:1:1: error: the file is empty (or holds only comments)"])
+    yield ("example-empty", {"high-five/examples/01-short.yaml": "# nothing yet\n"}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:1:1: error: the file is empty (or holds only comments)"])
+    yield ("index-games-not-a-list", {"index.yaml": "games: high-five\n"}, INDEX_FILE,
+           [f"{INDEX_FILE}:1:8: error: games must be a list of game folder names, such as [war, peace], "
             "got 'high-five'"])
-    yield ("index-games-mapping", {"index.yaml": "games: {high-five: 1}\n"}, I,
-           [f"{I}:1:8: error: games must be a list of game folder names, such as [war, peace], "
+    yield ("index-games-mapping", {"index.yaml": "games: {high-five: 1}\n"}, INDEX_FILE,
+           [f"{INDEX_FILE}:1:8: error: games must be a list of game folder names, such as [war, peace], "
             "got a mapping"])
     line = "games: [high-five, {a: b}]"
-    yield ("index-games-item", {"index.yaml": line + "\n"}, I,
-           [f"{I}:1:{col(line, '{a')}: error: games: a mapping is not a game folder's name "
+    yield ("index-games-item", {"index.yaml": line + "\n"}, INDEX_FILE,
+           [f"{INDEX_FILE}:1:{col(line, '{a')}: error: games: a mapping is not a game folder's name "
             "(lower-case letters, digits and hyphens)"])
     yield ("game-compare-not-a-mapping",
-           {"high-five/game.yaml": replace(GAME, nth(GAME, 4), "compare: 5")}, G,
-           [f"{G}:4:10: error: compare must be a mapping (players, deck, choices, win, length "
+           {"high-five/game.yaml": replace(GAME, nth(GAME, 4), "compare: 5")}, GAME_FILE,
+           [f"{GAME_FILE}:4:10: error: compare must be a mapping (players, deck, choices, win, length "
             "to text), got 5",
-            f"{G}:4:10: error: compare: 'players' is missing (the comparison table needs "
+            f"{GAME_FILE}:4:10: error: compare: 'players' is missing (the comparison table needs "
             "players, deck, choices, win, length)",
-            f"{G}:4:10: error: compare: 'deck' is missing (the comparison table needs "
+            f"{GAME_FILE}:4:10: error: compare: 'deck' is missing (the comparison table needs "
             "players, deck, choices, win, length)",
-            f"{G}:4:10: error: compare: 'choices' is missing (the comparison table needs "
+            f"{GAME_FILE}:4:10: error: compare: 'choices' is missing (the comparison table needs "
             "players, deck, choices, win, length)",
-            f"{G}:4:10: error: compare: 'win' is missing (the comparison table needs "
+            f"{GAME_FILE}:4:10: error: compare: 'win' is missing (the comparison table needs "
             "players, deck, choices, win, length)",
-            f"{G}:4:10: error: compare: 'length' is missing (the comparison table needs "
+            f"{GAME_FILE}:4:10: error: compare: 'length' is missing (the comparison table needs "
             "players, deck, choices, win, length)"])
     line = "players: {min: '1e3', max: 2}"
     yield ("game-players-min-text", {"high-five/game.yaml": replace(GAME, nth(GAME, 3), line)},
-           G, [f"{G}:3:{col(line, chr(39) + '1e3')}: error: players.min must be a whole number "
+           GAME_FILE, [f"{GAME_FILE}:3:{col(line, chr(39) + '1e3')}: error: players.min must be a whole number "
                "from 1 to 12, got '1e3'"])
     line = "players: {min: 2, max: 1000000000000}"
     yield ("game-players-max-huge", {"high-five/game.yaml": replace(GAME, nth(GAME, 3), line)},
-           G, [f"{G}:3:{col(line, '1000')}: error: players.max must be a whole number from 1 "
+           GAME_FILE, [f"{GAME_FILE}:3:{col(line, '1000')}: error: players.max must be a whole number from 1 "
                "to 12, got 1000000000000"])
     line = "players: {min: 3, max: 2}"
     yield ("game-players-min-above-max",
-           {"high-five/game.yaml": replace(GAME, nth(GAME, 3), line)}, G,
-           [f"{G}:3:{col(line, '3')}: error: players.min (3) is above players.max (2)"])
+           {"high-five/game.yaml": replace(GAME, nth(GAME, 3), line)}, GAME_FILE,
+           [f"{GAME_FILE}:3:{col(line, '3')}: error: players.min (3) is above players.max (2)"])
     line = "players: {min: 2, max: 2, names: {p1: North, p3: West}}"
     yield ("game-player-names-no-player",
-           {"high-five/game.yaml": replace(GAME, nth(GAME, 3), line)}, G,
-           [f"{G}:3:{col(line, 'p3')}: error: players.names: 'p3' is not a player of this game "
+           {"high-five/game.yaml": replace(GAME, nth(GAME, 3), line)}, GAME_FILE,
+           [f"{GAME_FILE}:3:{col(line, 'p3')}: error: players.names: 'p3' is not a player of this game "
             "(p1 to p2)"])
     line = "players: {min: 2, max: 2, names: {p1: {a: b}}}"
     yield ("game-player-name-not-text",
-           {"high-five/game.yaml": replace(GAME, nth(GAME, 3), line)}, G,
-           [f"{G}:3:{col(line, '{a')}: error: players.names.p1 must be a name, got a mapping"])
+           {"high-five/game.yaml": replace(GAME, nth(GAME, 3), line)}, GAME_FILE,
+           [f"{GAME_FILE}:3:{col(line, '{a')}: error: players.names.p1 must be a name, got a mapping"])
     yield ("game-components-not-a-list",
-           {"high-five/game.yaml": GAME + "components: {name: deck}\n"}, G,
-           [f"{G}:7:13: error: components must be a list, each item such as {{name: Standard "
+           {"high-five/game.yaml": GAME + "components: {name: deck}\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:13: error: components must be a list, each item such as {{name: Standard "
             "52-card deck, count: 1}"])
     yield ("game-component-not-a-mapping",
-           {"high-five/game.yaml": GAME + "components: [deck]\n"}, G,
-           [f"{G}:7:14: error: a component must be a mapping such as {{name: Standard 52-card "
+           {"high-five/game.yaml": GAME + "components: [deck]\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:14: error: a component must be a mapping such as {{name: Standard 52-card "
             "deck, count: 1}"])
     line = 'components: [{name: "Deck ![a cat](cat.png)", count: 1}]'
-    yield ("game-component-name-picture", {"high-five/game.yaml": GAME + line + "\n"}, G,
-           [f"{G}:7:{col(line, '![')}: error: {PICTURE}"])
+    yield ("game-component-name-picture", {"high-five/game.yaml": GAME + line + "\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:{col(line, '![')}: error: {PICTURE}"])
     line = "components: [{name: Deck, count: many}]"
-    yield ("game-component-count", {"high-five/game.yaml": GAME + line + "\n"}, G,
-           [f"{G}:7:{col(line, 'many')}: error: component: 'count' must be a whole number from "
+    yield ("game-component-count", {"high-five/game.yaml": GAME + line + "\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:{col(line, 'many')}: error: component: 'count' must be a whole number from "
             "1 to 999, got 'many'"])
     line = "  see: 5"
     yield ("glossary-see-not-ids",
-           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GL,
-           [f"{GL}:3:{col(line, '5')}: error: glossary entry: 'see' must be a rule id or a list "
+           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 3), line)}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:3:{col(line, '5')}: error: glossary entry: 'see' must be a rule id or a list "
             "of rule ids"])
     line = "designer: {name: Ann}"
-    yield ("game-text-not-text", {"high-five/game.yaml": GAME + line + "\n"}, G,
-           [f"{G}:7:{col(line, '{')}: error: game.yaml: 'designer' must be text, got a mapping; "
+    yield ("game-text-not-text", {"high-five/game.yaml": GAME + line + "\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:{col(line, '{')}: error: game.yaml: 'designer' must be text, got a mapping; "
             "quote a text that contains ': '"])
     # ---- issue 13: what the Markdown renderer is given is bounded
     yield ("rules-paragraph-too-long",
-           {"high-five/rules.md": RULES + "\n" + "word " * 1000 + "\n"}, R,
-           [f"{R}:21:1: error: this paragraph is too large for the rulebook's Markdown: "
+           {"high-five/rules.md": RULES + "\n" + "word " * 1000 + "\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:1: error: this paragraph is too large for the rulebook's Markdown: "
             "5,000 characters long (at most 4,000); split it with blank lines"])
     yield ("rules-paragraph-brackets",
-           {"high-five/rules.md": RULES + "\nSee\n" + "[a] " * 101 + "\n"}, R,
-           [f"{R}:21:1: error: this paragraph is too large for the rulebook's Markdown: "
+           {"high-five/rules.md": RULES + "\nSee\n" + "[a] " * 101 + "\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:1: error: this paragraph is too large for the rulebook's Markdown: "
             "101 '[' (at most 100); split it with blank lines"])
     yield ("rules-nested-markers",
-           {"high-five/rules.md": RULES + "\n" + "- " * 9 + "deep\n"}, R,
-           [f"{R}:21:1: error: more than 8 list or quote markers open on one line; nest lists "
+           {"high-five/rules.md": RULES + "\n" + "- " * 9 + "deep\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:1: error: more than 8 list or quote markers open on one line; nest lists "
             "at most 8 deep"])
     line = "## Long " + "[" * 101 + " {#long}"
-    yield ("rules-heading-too-long", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
-           [f"{R}:21:1: error: a heading of {len(line)} characters (101 '['); keep headings "
+    yield ("rules-heading-too-long", {"high-five/rules.md": RULES + "\n" + line + "\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:1: error: a heading of {len(line)} characters (101 '['); keep headings "
             "short"])
     line = '  definition: "' + "> " * 9 + 'x"'
     yield ("glossary-nested-markers-in-yaml",
-           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 2), line)}, GL,
-           [f"{GL}:2:{col(line, '> >')}: error: more than 8 list or quote markers open on one "
+           {"high-five/glossary.yaml": replace(GLOSSARY, nth(GLOSSARY, 2), line)}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:2:{col(line, '> >')}: error: more than 8 list or quote markers open on one "
             "line; nest lists at most 8 deep"])
     yield ("glossary-term-too-long",
            {"high-five/glossary.yaml": replace(GLOSSARY, "term: Point", "term: " + "P" * 81)},
-           GL, [f"{GL}:1:9: error: glossary entry: a term is one to 80 characters long"])
+           GLOSSARY_FILE, [f"{GLOSSARY_FILE}:1:9: error: glossary entry: a term is one to 80 characters long"])
     yield ("example-duplicate-id",
            {"high-five/examples/02-again.yaml": EXAMPLE}, "content/high-five/examples/02-again.yaml",
            [f"content/high-five/examples/02-again.yaml:1:1: error: example id 'short-game' is "
-            f"already used at {E}:1"])
+            f"already used at {EXAMPLE_FILE}:1"])
     # ---- from a mutation sample of content.py (scripts/mutation.py content --seed 2)
     yield ("require-missing-slug", {"high-five/game.yaml": replace(GAME, "slug: high-five\n", "")},
-           G, [f"{G}:1:1: error: game.yaml: 'slug' is missing"])
+           GAME_FILE, [f"{GAME_FILE}:1:1: error: game.yaml: 'slug' is missing"])
     yield ("players-not-a-mapping",
-           {"high-five/game.yaml": replace(GAME, "players: {min: 2, max: 2}", "players: 5")}, G,
-           [f"{G}:3:10: error: game.yaml: 'players' must be a mapping, got 5"])
+           {"high-five/game.yaml": replace(GAME, "players: {min: 2, max: 2}", "players: 5")}, GAME_FILE,
+           [f"{GAME_FILE}:3:10: error: game.yaml: 'players' must be a mapping, got 5"])
     line = 'players: {min: 2, max: 2, names: {p1: "  "}}'
     yield ("players-blank-name",
-           {"high-five/game.yaml": replace(GAME, "players: {min: 2, max: 2}", line)}, G,
-           [f"{G}:3:{col(line, chr(34))}: error: players.names.p1 must be a name, got '  '"])
+           {"high-five/game.yaml": replace(GAME, "players: {min: 2, max: 2}", line)}, GAME_FILE,
+           [f"{GAME_FILE}:3:{col(line, chr(34))}: error: players.names.p1 must be a name, got '  '"])
     yield ("example-repeat-with-chance",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "  - decide: {p1: 4D, p2: 9C}\n",
                                                          "  - repeat: 2\n    chance: [KS]\n")},
-           E, [f"{E}:15:13: error: repeat is only for forced steps (no decide:, no chance:)"])
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:15:13: error: repeat is only for forced steps (no decide:, no chance:)"])
     line = "title: High ![x](y.png) Five"
     yield ("game-title-picture",
-           {"high-five/game.yaml": replace(GAME, "title: High Five", line)}, G,
-           [f"{G}:2:{col(line, '![')}: error: {PICTURE}"])
+           {"high-five/game.yaml": replace(GAME, "title: High Five", line)}, GAME_FILE,
+           [f"{GAME_FILE}:2:{col(line, '![')}: error: {PICTURE}"])
     line = "![a](m.png)[c](javascript:x)"      # a link right after a picture is a link
-    yield ("rules-link-after-picture", {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
-           [f"{R}:21:1: error: {PICTURE}",
-            f"{R}:21:{col(line, 'javascript')}: error: a link to 'javascript:x' {LINK_RULE}"])
+    yield ("rules-link-after-picture", {"high-five/rules.md": RULES + "\n" + line + "\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:1: error: {PICTURE}",
+            f"{RULES_FILE}:21:{col(line, 'javascript')}: error: a link to 'javascript:x' {LINK_RULE}"])
     # a block text (comment: |) starts on the line after its key: the picture is on line 21
     yield ("example-block-text-line",
            {"high-five/examples/01-short.yaml": EXAMPLE + "    comment: |\n      Fine.\n"
                                                        "      ![p](x.png)\n"},
-           E, [f"{E}:21:7: error: {PICTURE}"])
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:21:7: error: {PICTURE}"])
     line = "components: [5, {name: Deck, count: x}]"   # every component is read
-    yield ("components-each-read", {"high-five/game.yaml": GAME + line + "\n"}, G,
-           [f"{G}:7:{col(line, '5')}: error: a component must be a mapping such as "
+    yield ("components-each-read", {"high-five/game.yaml": GAME + line + "\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:{col(line, '5')}: error: a component must be a mapping such as "
             "{name: Standard 52-card deck, count: 1}",
-            f"{G}:7:{col(line, 'x')}: error: component: 'count' must be a whole number from 1 "
+            f"{GAME_FILE}:7:{col(line, 'x')}: error: component: 'count' must be a whole number from 1 "
             "to 999, got 'x'"])
     yield ("example-block-text-paragraph-line",
            {"high-five/examples/01-short.yaml": EXAMPLE + "    comment: |\n      Fine.\n\n      "
                                                        + "word " * 1000 + "\n"},
-           E, [f"{E}:22:7: error: this paragraph is too large for the rulebook's Markdown: "
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:22:7: error: this paragraph is too large for the rulebook's Markdown: "
                "5,000 characters long (at most 4,000); split it with blank lines"])
     line = "![a][](javascript:x)"   # a reference picture, then a link of its own
     yield ("rules-link-right-after-a-reference-picture",
-           {"high-five/rules.md": RULES + "\n" + line + "\n"}, R,
-           [f"{R}:21:1: error: {PICTURE}",
-            f"{R}:21:{col(line, 'javascript')}: error: a link to 'javascript:x' {LINK_RULE}"])
+           {"high-five/rules.md": RULES + "\n" + line + "\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:1: error: {PICTURE}",
+            f"{RULES_FILE}:21:{col(line, 'javascript')}: error: a link to 'javascript:x' {LINK_RULE}"])
     # ---- a third sample (scripts/mutation.py content --seed 3)
     yield ("example-without-setup",
            {"high-five/examples/01-short.yaml": replace(
                EXAMPLE, "setup:\n  hands:\n    p1: [KS, 4D]\n    p2: [KH, 9C]\n", "")},
-           E, [f"{E}:1:1: error: example: 'setup' must be a mapping (piles: ...)"])
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:1:1: error: example: 'setup' must be a mapping (piles: ...)"])
     line = "intro: Look ![x](y.png) here."
     yield ("example-intro-picture",
            {"high-five/examples/01-short.yaml": replace(
                EXAMPLE, "title: A two-round game\n", f"title: A two-round game\n{line}\n")},
-           E, [f"{E}:3:{col(line, '![')}: error: {PICTURE}"])
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:3:{col(line, '![')}: error: {PICTURE}"])
     line = "    text: See [[nowhere]]."
     yield ("option-text-cross-reference",
            {"high-five/game.yaml": GAME + "options:\n  hand:\n    default: 5\n" + line + "\n"},
-           G, [f"{G}:10:{col(line, '[[')}: error: unknown rule id 'nowhere' in cross-reference"])
+           GAME_FILE, [f"{GAME_FILE}:10:{col(line, '[[')}: error: unknown rule id 'nowhere' in cross-reference"])
     line = "A <b>bold</b> claim."        # a body after a blank line: its own line is counted
     yield ("rules-body-after-a-blank-line",
-           {"high-five/rules.md": RULES + "\n## Bold {#bold}\n\n" + line + "\n"}, R,
-           [f"{R}:23:{col(line, '<b>')}: error: raw HTML is not allowed in content ('<b>')"
+           {"high-five/rules.md": RULES + "\n## Bold {#bold}\n\n" + line + "\n"}, RULES_FILE,
+           [f"{RULES_FILE}:23:{col(line, '<b>')}: error: raw HTML is not allowed in content ('<b>')"
             + HTML_HINT])
     # ---- a fourth sample (scripts/mutation.py content --seed 4)
     line = "intro: See [[nowhere]]."
     yield ("example-intro-cross-reference",
            {"high-five/examples/01-short.yaml": replace(
                EXAMPLE, "title: A two-round game\n", f"title: A two-round game\n{line}\n")},
-           E, [f"{E}:3:{col(line, '[[')}: error: unknown rule id 'nowhere' in cross-reference"])
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:3:{col(line, '[[')}: error: unknown rule id 'nowhere' in cross-reference"])
     yield ("step-comment-not-text",
            {"high-five/examples/01-short.yaml": EXAMPLE + "    comment: [a, b]\n"},
-           E, [f"{E}:19:14: error: step: 'comment' must be text, got [a, b]; quote a text that "
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:19:14: error: step: 'comment' must be text, got [a, b]; quote a text that "
                "contains ': '"])
     yield ("option-text-not-text",
            {"high-five/game.yaml": GAME + "options:\n  hand:\n    default: 5\n    text: [a]\n"},
-           G, [f"{G}:10:11: error: option 'hand': 'text' must be text, got [a]; quote a text "
+           GAME_FILE, [f"{GAME_FILE}:10:11: error: option 'hand': 'text' must be text, got [a]; quote a text "
                "that contains ': '"])
     yield ("rules-nested-markers-read-no-further",       # the line's HTML is not read too
-           {"high-five/rules.md": RULES + "\n" + "- " * 9 + "<b>deep</b>\n"}, R,
-           [f"{R}:21:1: error: more than 8 list or quote markers open on one line; nest lists "
+           {"high-five/rules.md": RULES + "\n" + "- " * 9 + "<b>deep</b>\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:1: error: more than 8 list or quote markers open on one line; nest lists "
             "at most 8 deep"])
     # ---- a fifth sample (scripts/mutation.py content --seed 5)
-    yield ("index-intro-not-text", {"index.yaml": INDEX + "intro: [a, b]\n"}, I,
-           [f"{I}:2:8: error: index.yaml: 'intro' must be text, got [a, b]; quote a text that "
+    yield ("index-intro-not-text", {"index.yaml": INDEX + "intro: [a, b]\n"}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:8: error: index.yaml: 'intro' must be text, got [a, b]; quote a text that "
             "contains ': '"])
-    yield ("book-subtitle-not-text", {"index.yaml": INDEX + "book:\n  subtitle: [a, b]\n"}, I,
-           [f"{I}:3:13: error: book.subtitle must be some text, got [a, b]"])
+    yield ("book-subtitle-not-text", {"index.yaml": INDEX + "book:\n  subtitle: [a, b]\n"}, INDEX_FILE,
+           [f"{INDEX_FILE}:3:13: error: book.subtitle must be some text, got [a, b]"])
 
     # ---- issue 22: limits on what valid content can ask for (builder/limits.py), each
     # just past its limit (tests/content/test_content_limits.py holds each just under it)
-    yield ("limit-steps", {"high-five/examples/01-short.yaml": EXAMPLE + "  - {}\n" * 100}, E,
-           [f"{E}:117:5: error: the example 'short-game' has 102 steps; at most 100 steps per "
+    yield ("limit-steps", {"high-five/examples/01-short.yaml": EXAMPLE + "  - {}\n" * 100}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:117:5: error: the example 'short-game' has 102 steps; at most 100 steps per "
             "example (each repeat counted); step 101 passes it"])
     yield ("limit-steps-repeated", {"high-five/examples/01-short.yaml":
-                                    EXAMPLE + "  - repeat: 99\n"}, E,
-           [f"{E}:19:13: error: the example 'short-game' has 101 steps; at most 100 steps per "
+                                    EXAMPLE + "  - repeat: 99\n"}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:19:13: error: the example 'short-game' has 101 steps; at most 100 steps per "
             "example (each repeat counted); step 3 passes it"])
     intro = "intro: |\n" + ("  " + "a" * 2999 + "\n\n") * 6 + "  " + "a" * 2999 + "\n"
     yield ("limit-example-words", {"high-five/examples/01-short.yaml": replace(
-        EXAMPLE, "title: A two-round game\n", "title: A two-round game\n" + intro)}, E,
-           [f"{E}:3:8: error: the example 'short-game' has 21,006 characters; at most 20,000 "
+        EXAMPLE, "title: A two-round game\n", "title: A two-round game\n" + intro)}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:3:8: error: the example 'short-game' has 21,006 characters; at most 20,000 "
             "characters of words (intro, outro and comments) per example; the text here "
             "passes it"])
     hand = "    p1: [" + ", ".join(["KS"] * 519) + ", 4D]\n"
     yield ("limit-setup-cards", {"high-five/examples/01-short.yaml": replace(
-        EXAMPLE, "    p1: [KS, 4D]\n", hand)}, E,
-           [f"{E}:9:10: error: the setup of example 'short-game' has 522 cards; at most 520 "
+        EXAMPLE, "    p1: [KS, 4D]\n", hand)}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:9:10: error: the setup of example 'short-game' has 522 cards; at most 520 "
             "cards per setup (all its lists together); this card is the first past it"])
     terms = "".join(f"- term: T{i}\n  definition: D.\n" for i in range(301))
-    yield ("limit-glossary-terms", {"high-five/glossary.yaml": terms}, GL,
-           [f"{GL}:601:3: error: glossary.yaml has 301 terms; at most 300 terms per glossary; "
+    yield ("limit-glossary-terms", {"high-five/glossary.yaml": terms}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:601:3: error: glossary.yaml has 301 terms; at most 300 terms per glossary; "
             "this entry is the first past it"])
     words = "".join(f"- term: Point{i:02d}\n  definition: {'d' * 2993}\n" for i in range(21))
-    yield ("limit-glossary-text", {"high-five/glossary.yaml": words}, GL,
-           [f"{GL}:41:3: error: glossary.yaml has 63,000 characters; at most 60,000 characters "
+    yield ("limit-glossary-text", {"high-five/glossary.yaml": words}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:41:3: error: glossary.yaml has 63,000 characters; at most 60,000 characters "
             "of terms and definitions per glossary; this entry passes it"])
     long_rules = RULES + ("\n" + "r" * 2999 + "\n") * 67        # 7 headings' text + 201,000
     at = long_rules[:200_000]
-    yield ("limit-rules-text", {"high-five/rules.md": long_rules}, R,
-           [f"{R}:{at.count(chr(10)) + 1}:{200_000 - at.rfind(chr(10))}: error: rules.md has "
+    yield ("limit-rules-text", {"high-five/rules.md": long_rules}, RULES_FILE,
+           [f"{RULES_FILE}:{at.count(chr(10)) + 1}:{200_000 - at.rfind(chr(10))}: error: rules.md has "
             f"{len(long_rules):,} characters; at most 200,000 characters per rules.md; the text "
             "here passes it"])
     many = RULES + "".join(f"\n## Rule {i} {{#r-{i}}}\n\nText.\n" for i in range(295))
-    yield ("limit-rules-count", {"high-five/rules.md": many}, R,   # 6 + 295; 19 + 4 * 294 + 2
-           [f"{R}:1197:1: error: rules.md has 301 rules; at most 300 rules (headings) per "
+    yield ("limit-rules-count", {"high-five/rules.md": many}, RULES_FILE,   # 6 + 295; 19 + 4 * 294 + 2
+           [f"{RULES_FILE}:1197:1: error: rules.md has 301 rules; at most 300 rules (headings) per "
             "rules.md; this heading is the first past it"])
     extra = {f"high-five/examples/{i + 2:02d}-more.yaml":
              replace(EXAMPLE, "id: short-game", f"id: more-{i}") for i in range(40)}
@@ -600,8 +611,8 @@ def _cases():
            [f"content/high-five/examples/04-words.yaml:1:1: error: the rulebook of 'high-five' "
             f"has {total:,} characters; at most 300,000 characters of text per rulebook (rules, "
             "glossary, examples' words); the text here passes it"])
-    yield ("limit-quickref", {"high-five/game.yaml": GAME + "  - A line.\n" * 40}, G,
-           [f"{G}:46:5: error: quickref has 41 lines; at most 40 lines per quickref"])
+    yield ("limit-quickref", {"high-five/game.yaml": GAME + "  - A line.\n" * 40}, GAME_FILE,
+           [f"{GAME_FILE}:46:5: error: quickref has 41 lines; at most 40 lines per quickref"])
     # ---- issue 22: nothing vanishes silently
     yield ("kind-templates-a-file", {"templates": "not a folder\n"}, "content/templates",
            ["content/templates:1:1: error: 'templates' must be a folder (of template "
@@ -623,38 +634,38 @@ def _cases():
             "not a .yaml file; examples/ holds only example files, each named *.yaml (rename "
             "or move it)"])
     yield ("name-term-zero-width", {"high-five/glossary.yaml": replace(
-        GLOSSARY, "term: Point", "term: \u200b")}, GL,
-           [f"{GL}:1:9: error: glossary entry: the term holds an invisible character (U+200B "
+        GLOSSARY, "term: Point", "term: \u200b")}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:1:9: error: glossary entry: the term holds an invisible character (U+200B "
             "ZERO WIDTH SPACE); delete it"])
     yield ("name-term-inside", {"high-five/glossary.yaml": replace(
-        GLOSSARY, "term: Point", "term: Po\u00adint")}, GL,
-           [f"{GL}:1:9: error: glossary entry: the term holds an invisible character (U+00AD "
+        GLOSSARY, "term: Point", "term: Po\u00adint")}, GLOSSARY_FILE,
+           [f"{GLOSSARY_FILE}:1:9: error: glossary entry: the term holds an invisible character (U+00AD "
             "SOFT HYPHEN); delete it"])
     yield ("name-player-bom", {"high-five/game.yaml": replace(
         GAME, "players: {min: 2, max: 2}", "players: {min: 2, max: 2, names: {p1: \ufeff}}")},
-           G, [f"{G}:3:39: error: players.names.p1 holds an invisible character (U+FEFF "
+           GAME_FILE, [f"{GAME_FILE}:3:39: error: players.names.p1 holds an invisible character (U+FEFF "
                "ZERO WIDTH NO-BREAK SPACE); delete it"])
     yield ("name-game-title-bidi", {"high-five/game.yaml": replace(
-        GAME, "title: High Five", "title: \u202eHigh Five")}, G,
-           [f"{G}:2:8: error: game.yaml: 'title' holds an invisible character (U+202E "
+        GAME, "title: High Five", "title: \u202eHigh Five")}, GAME_FILE,
+           [f"{GAME_FILE}:2:8: error: game.yaml: 'title' holds an invisible character (U+202E "
             "RIGHT-TO-LEFT OVERRIDE); delete it"])
     yield ("name-rule-title-blank", {"high-five/rules.md": replace(
-        RULES, "## Equal cards {#tie}", "## \u2060 {#tie}")}, R,
-           [f"{R}:11:4: error: the rule's title holds an invisible character (U+2060 WORD "
+        RULES, "## Equal cards {#tie}", "## \u2060 {#tie}")}, RULES_FILE,
+           [f"{RULES_FILE}:11:4: error: the rule's title holds an invisible character (U+2060 WORD "
             "JOINER); delete it"])
     yield ("name-example-title-filler", {"high-five/examples/01-short.yaml": replace(
-        EXAMPLE, "title: A two-round game", "title: \u3164")}, E,
-           [f"{E}:2:8: error: example: the title has no visible character (only spaces or "
+        EXAMPLE, "title: A two-round game", "title: \u3164")}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:2:8: error: example: the title has no visible character (only spaces or "
             "invisible characters)"])
-    yield ("name-book-title-escape", {"index.yaml": INDEX + 'book:\n  title: "\\u200b"\n'}, I,
-           [f"{I}:3:10: error: book.title holds an invisible character (U+200B ZERO WIDTH "
+    yield ("name-book-title-escape", {"index.yaml": INDEX + 'book:\n  title: "\\u200b"\n'}, INDEX_FILE,
+           [f"{INDEX_FILE}:3:10: error: book.title holds an invisible character (U+200B ZERO WIDTH "
             "SPACE); delete it"])
     yield ("name-component", {"high-five/game.yaml": GAME + "components:\n  - {name: \u00a0}\n"},
-           G, [f"{G}:8:12: error: component: 'name' has no visible character (only spaces or "
+           GAME_FILE, [f"{GAME_FILE}:8:12: error: component: 'name' has no visible character (only spaces or "
                "invisible characters)"])
     yield ("name-option-label", {"high-five/game.yaml": GAME + "options:\n  hand:\n    "
                                  "default: 2\n    label: \u200c\n    text: Cards in hand.\n"},
-           G, [f"{G}:10:12: error: option 'hand': the label holds an invisible character "
+           GAME_FILE, [f"{GAME_FILE}:10:12: error: option 'hand': the label holds an invisible character "
                "(U+200C ZERO WIDTH NON-JOINER); delete it"])
 
 
@@ -686,7 +697,7 @@ def test_a_game_for_one_player_is_allowed(content: Path):
     """players.min may be 1 (docs/content-format.md: 1 <= min <= max)."""
     game = content / "high-five" / "game.yaml"
     game.write_text(replace(GAME, "players: {min: 2, max: 2}", "players: {min: 1, max: 2}"))
-    assert errors(content, G) == []
+    assert errors(content, GAME_FILE) == []
 
 
 def test_a_glossary_term_too_long_is_left_out(content: Path):
@@ -759,7 +770,7 @@ def test_a_file_that_is_not_a_font(content: Path):
     got = errors(content)                   # in any file: the one error, nothing after it
     assert len(got) == 1, got
     assert run_check(Path("content")).content.book.fonts == {}     # and the file is not used
-    assert got[0].startswith(f"{I}:3:{col(line, 'bad.otf')}: error: 'bad.otf' is not a font "
+    assert got[0].startswith(f"{INDEX_FILE}:3:{col(line, 'bad.otf')}: error: 'bad.otf' is not a font "
                              "file fontTools can read (")
 
 
@@ -774,8 +785,8 @@ def test_a_font_without_the_letters_the_books_need(content: Path):
     font.save(str(content / "thin.otf"))
     line = "    text: {regular: thin.otf}"
     (content / "index.yaml").write_text("book:\n  fonts:\n" + line + "\n" + INDEX)
-    assert errors(content, I) == [
-        f"{I}:3:{col(line, 'thin.otf')}: error: 'thin.otf' lacks letters the books need (09.,:)"]
+    assert errors(content, INDEX_FILE) == [
+        f"{INDEX_FILE}:3:{col(line, 'thin.otf')}: error: 'thin.otf' lacks letters the books need (09.,:)"]
     assert run_check(Path("content")).content.book.fonts == {}     # and the file is not used
 
 

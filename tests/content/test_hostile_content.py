@@ -18,13 +18,22 @@ from pathlib import Path
 import pytest
 
 # High Five and its helpers (tests/helpers.py); the cases below write its files' paths short
-from helpers import BASE, EXAMPLE, GAME, GLOSSARY, ROOT, RULES, col, content, errors, nth, \
-    replace  # noqa: F401 - content is a fixture
-from helpers import EXAMPLE_FILE as E
-from helpers import GAME_FILE as G
-from helpers import GLOSSARY_FILE as GL
-from helpers import INDEX_FILE as I  # noqa: E741
-from helpers import RULES_FILE as R
+from helpers import (
+    EXAMPLE,
+    EXAMPLE_FILE,
+    GAME,
+    GAME_FILE,
+    GLOSSARY,
+    GLOSSARY_FILE,
+    INDEX_FILE,
+    ROOT,
+    RULES,
+    RULES_FILE,
+    col,
+    errors,
+    nth,
+    replace,
+)
 
 
 def write(root: Path, name: str, data: str | bytes) -> None:
@@ -38,15 +47,15 @@ def write(root: Path, name: str, data: str | bytes) -> None:
 # --------------------------------------------------------------------------- YAML
 def test_a_complex_key(content: Path):
     write(content, "high-five/game.yaml", "? [a, b]\n: 1\n" + GAME)
-    assert errors(content, G) == [
-        f"{G}:1:3: error: YAML: a key must be a plain word or number, not a list or mapping"]
+    assert errors(content, GAME_FILE) == [
+        f"{GAME_FILE}:1:3: error: YAML: a key must be a plain word or number, not a list or mapping"]
 
 
 def test_a_list_of_lists_where_rule_ids_belong(content: Path):
     line = "  see: [[higher-scores]]"
     write(content, "high-five/glossary.yaml", replace(GLOSSARY, nth(GLOSSARY, 3), line))
-    assert errors(content, GL) == [
-        f"{GL}:3:{col(line, '[[')}: error: glossary entry: 'see' must be a rule id or a list "
+    assert errors(content, GLOSSARY_FILE) == [
+        f"{GLOSSARY_FILE}:3:{col(line, '[[')}: error: glossary entry: 'see' must be a rule id or a list "
         "of rule ids"]
 
 
@@ -56,7 +65,7 @@ def test_a_list_where_a_card_belongs(content: Path):
     write(content, "high-five/examples/01-short.yaml",
           replace(EXAMPLE, "p1: [KS, 4D]", "p1: [[KS], 4D]"))
     got = [d.format() for d in run_check(Path("content")).diagnostics.errors]
-    assert len(got) == 1 and got[0].startswith(f"{E}:7:3: error: example 'short-game': "
+    assert len(got) == 1 and got[0].startswith(f"{EXAMPLE_FILE}:7:3: error: example 'short-game': "
                                                "expected a card such as QD or 10H"), got
 
 
@@ -64,15 +73,15 @@ def test_a_list_where_a_card_belongs(content: Path):
 def test_a_control_character_in_yaml(content: Path, char: str):
     line = "title: Hi" + char + "gh Five"
     write(content, "high-five/game.yaml", replace(GAME, "title: High Five", line))
-    assert errors(content, G) == [
-        f"{G}:2:{line.index(char) + 1}: error: a control character (U+{ord(char):04X}) is not "
+    assert errors(content, GAME_FILE) == [
+        f"{GAME_FILE}:2:{line.index(char) + 1}: error: a control character (U+{ord(char):04X}) is not "
         "allowed in content; delete it"]
 
 
 def test_a_control_character_in_rules(content: Path):
     write(content, "high-five/rules.md", replace(RULES, "Both players", "Both\x07players"))
-    assert errors(content, R) == [
-        f"{R}:5:5: error: a control character (U+0007) is not allowed in content; delete it"]
+    assert errors(content, RULES_FILE) == [
+        f"{RULES_FILE}:5:5: error: a control character (U+0007) is not allowed in content; delete it"]
 
 
 def test_a_byte_that_is_not_utf8_in_yaml(content: Path):
@@ -80,8 +89,8 @@ def test_a_byte_that_is_not_utf8_in_yaml(content: Path):
     text = GAME.replace("deck: Ten cards", "deck: T\xe9n cards").encode("latin-1")
     write(content, "high-five/game.yaml", text)
     line = nth(GAME, 4)
-    assert errors(content, G) == [
-        f"{G}:4:{col(line, 'en cards')}: error: not UTF-8 text: the byte 0xe9 cannot start or "
+    assert errors(content, GAME_FILE) == [
+        f"{GAME_FILE}:4:{col(line, 'en cards')}: error: not UTF-8 text: the byte 0xe9 cannot start or "
         "continue a character here; save the file as UTF-8"]
 
 
@@ -90,27 +99,27 @@ def test_a_byte_that_is_not_utf8_in_rules(content: Path):
           replace(RULES, "Both players", "B\u00f6th pl\xe9ayers").encode("utf-8")
           .replace(b"pl\xc3\xa9ayers", b"pl\xe9ayers"))
     # the column counts characters: "B", the two-byte "ö" as one, "th pl", then the byte (8)
-    assert errors(content, R)[0] == (
-        f"{R}:5:8: error: not UTF-8 text: the byte 0xe9 cannot start or continue a character "
+    assert errors(content, RULES_FILE)[0] == (
+        f"{RULES_FILE}:5:8: error: not UTF-8 text: the byte 0xe9 cannot start or continue a character "
         "here; save the file as UTF-8")
 
 
 def test_nesting_a_thousand_deep(content: Path):
     write(content, "high-five/game.yaml", GAME + "time: " + "[" * 1000 + "]" * 1000 + "\n")
     # the file's own mapping is the first level, so the 64th '[' opens the 65th
-    assert errors(content, G) == [
-        f"{G}:7:{len('time: ') + 64}: error: YAML: lists and mappings nested more than 64 deep"]
+    assert errors(content, GAME_FILE) == [
+        f"{GAME_FILE}:7:{len('time: ') + 64}: error: YAML: lists and mappings nested more than 64 deep"]
 
 
 def test_a_number_of_five_thousand_digits(content: Path):
     write(content, "high-five/game.yaml", GAME + "time: " + "9" * 5001 + "\n")
-    assert errors(content, G) == [
-        f"{G}:7:7: error: YAML: a number of 5001 digits; numbers in content have at most 40"]
+    assert errors(content, GAME_FILE) == [
+        f"{GAME_FILE}:7:7: error: YAML: a number of 5001 digits; numbers in content have at most 40"]
 
 
 def test_a_tagged_number_that_is_not_one(content: Path):
     write(content, "high-five/game.yaml", GAME + "time: !!int abc\n")
-    assert errors(content, G) == [f"{G}:7:7: error: YAML: 'abc' is not a whole number"]
+    assert errors(content, GAME_FILE) == [f"{GAME_FILE}:7:7: error: YAML: 'abc' is not a whole number"]
 
 
 @pytest.mark.parametrize("tag", ["!!pairs", "!!omap", "!!set", "!!binary", "!custom"])
@@ -118,8 +127,8 @@ def test_a_tag_content_has_no_use_for(content: Path, tag: str):
     value = "aGk=" if tag == "!!binary" else "{high-five: 1}" if tag == "!!set" else \
         "[high-five: 1]"
     write(content, "index.yaml", f"games: {tag} {value}\n")
-    assert errors(content, I) == [
-        f"{I}:1:8: error: YAML: the YAML tag {tag} is not used in content; write a plain list "
+    assert errors(content, INDEX_FILE) == [
+        f"{INDEX_FILE}:1:8: error: YAML: the YAML tag {tag} is not used in content; write a plain list "
         "or mapping"]
 
 
@@ -127,21 +136,21 @@ def test_an_alias_bomb(content: Path):
     bomb = "".join(f"{k}: &{k} [" + ", ".join([f"*{p}" if p else "1"] * 10) + "]\n"
                    for p, k in zip(["", "a", "b", "c", "d"], "abcde"))
     write(content, "high-five/game.yaml", GAME + bomb)
-    got = errors(content, G)
+    got = errors(content, GAME_FILE)
     # the aliases to d (10^4 values each) take the document past 100,000 values
-    assert got == [f"{G}:11:8: error: YAML: aliases (*name) here would expand to more than "
+    assert got == [f"{GAME_FILE}:11:8: error: YAML: aliases (*name) here would expand to more than "
                    "100,000 values"]
 
 
 def test_an_alias_inside_its_own_value(content: Path):
     write(content, "high-five/game.yaml", GAME + "time: &a [*a]\n")
-    assert errors(content, G) == [
-        f"{G}:7:11: error: YAML: an alias (*name) inside the value it names: it would never end"]
+    assert errors(content, GAME_FILE) == [
+        f"{GAME_FILE}:7:11: error: YAML: an alias (*name) inside the value it names: it would never end"]
 
 
 def test_a_large_value_is_never_printed_whole(content: Path):
     write(content, "high-five/game.yaml", GAME + "accent: " + "x" * 100_000 + "\n")
-    got = errors(content, G)
+    got = errors(content, GAME_FILE)
     assert len(got) == 1 and len(got[0]) < 200
     assert got[0].endswith("got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'")
 
@@ -171,8 +180,8 @@ def test_a_syntax_error_in_plain_words(content: Path, edit, line, column, words)
             GAME.replace("players: {min: 2, max: 2}", edit) if "players" in key else
             GAME + edit + "\n")
     write(content, "high-five/game.yaml", text)
-    report_lines = errors(content, G)
-    assert report_lines == [f"{G}:{line}:{column}: error: YAML syntax: {words}"]
+    report_lines = errors(content, GAME_FILE)
+    assert report_lines == [f"{GAME_FILE}:{line}:{column}: error: YAML syntax: {words}"]
 
 
 def test_the_syntax_error_shows_the_line_and_a_caret(content: Path):
@@ -245,8 +254,9 @@ def test_a_link_loop(content: Path, name: str):
 def test_a_chance_outcome_that_cannot_be_read(tmp_path: Path, monkeypatch):
     """``chance:`` in a form the chance node cannot read (Battle's reshuffle takes a list of
     cards): a located error at the chance line."""
-    from builder.check import run_check
     import shutil
+
+    from builder.check import run_check
 
     monkeypatch.chdir(tmp_path)
     root = tmp_path / "content"
@@ -274,7 +284,7 @@ def test_the_cli_reports_hostile_yaml_with_exit_status_1(content: Path):
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
-    assert f"{G}:7:7: error: YAML: 'abc' is not a whole number" in proc.stderr
+    assert f"{GAME_FILE}:7:7: error: YAML: 'abc' is not a whole number" in proc.stderr
 
 
 # --------------------------------------------------------------------------- linear passes

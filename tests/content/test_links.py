@@ -106,7 +106,7 @@ def test_the_pdf_build_fetches_nothing_from_the_network_or_other_files(tmp_path:
     hits: list[str] = []
 
     class Probe(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 - http.server's API
+        def do_GET(self):
             hits.append(self.path)
             self.send_response(200)
             self.end_headers()

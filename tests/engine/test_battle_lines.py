@@ -10,29 +10,34 @@ import random
 from collections import Counter
 
 import pytest
+from helpers import state_from_piles
 
 from builder.engine.battle_lines import GAME, PASS, Line, Reinforcement
 from builder.engine.core import (
-    Card, DecisionFormatError, IllegalDecision, SetupError, full_deck, play_game, random_bot,
+    Card,
+    DecisionFormatError,
+    IllegalDecision,
+    SetupError,
+    full_deck,
+    play_game,
+    random_bot,
 )
 
-from helpers import state_from_piles
 
-
-def C(s: str) -> Card:
+def card(s: str) -> Card:
     return Card.parse(s)
 
 
 def cards(*names: str) -> list[Card]:
-    return [C(n) for n in names]
+    return [card(n) for n in names]
 
 
 def line(left=None, centre=None, right=None) -> Line:
-    return Line(C(left) if left else None, C(centre) if centre else None,
-                C(right) if right else None)
+    return Line(card(left) if left else None, card(centre) if centre else None,
+                card(right) if right else None)
 
 
-def R(flank: str) -> Reinforcement:
+def reinforcement(flank: str) -> Reinforcement:
     return Reinforcement((flank,))
 
 
@@ -62,11 +67,11 @@ def test_reinforcement_with_the_opponents_suit_wins_the_flank():
     st = seed_photo_position()
     node = st.pending()
     assert st.phase == "reinforce"
-    assert node.choices["p1"].enumerate() == [PASS, R("left")]
+    assert node.choices["p1"].enumerate() == [PASS, reinforcement("left")]
     # Grey is lower nowhere (8S ties 8H, 7C beats 4D): forced to pass
     assert node.choices["p2"].is_forced()
     assert st.forced_decisions() is None
-    ev = st.apply({"p1": R("left"), "p2": PASS})
+    ev = st.apply({"p1": reinforcement("left"), "p2": PASS})
     v = st.view()
     # 4 + 5 = 9 > 7: the winner takes both line cards and the reserve
     assert strs(v["p1.captured"]) == ["4D", "5C", "7C", "10S", "9D"]
@@ -83,7 +88,7 @@ def test_reinforcement_that_only_ties_banks_the_reserve_and_returns_line_cards()
     st = setup(p1_hand=["6C", "JS", "9H", "3C"], p1_deck=["2D", "7D", "QS", "5H", "4S"],
                p2_hand=["9C", "AD", "6D", "2S"], p2_deck=["KC", "8C", "3D", "10H", "7H"])
     st.apply({"p1": line("6C", "JS", "9H"), "p2": line("6D", "AD", "9C")})
-    ev = st.apply({"p1": R("left"), "p2": PASS})
+    ev = st.apply({"p1": reinforcement("left"), "p2": PASS})
     v = st.view()
     assert [e.kind for e in ev if e.kind.startswith("tie")] == ["tie", "tie-reserve"]
     # 6 + 3 = 9 ties 9C: 3C to Blue's own pile; 6C and 9C back to hand
@@ -110,7 +115,7 @@ def test_both_reinforce_at_once_on_different_fights():
     st = setup(p1_hand=["5H", "QD", "10C", "7H"], p1_deck=["2C", "6S", "JH", "4D", "AS"],
                p2_hand=["9S", "KC", "8C", "3C"], p2_deck=["QH", "7S", "5D", "6C", "2H"])
     st.apply({"p1": line("5H", "QD", "10C"), "p2": line("8C", "KC", "9S")})
-    ev = st.apply({"p1": R("left"), "p2": R("left")})
+    ev = st.apply({"p1": reinforcement("left"), "p2": reinforcement("left")})
     assert [e.rule for e in ev if e.kind == "reinforce"] == ["reinforce-at-once"] * 2
     v = st.view()
     assert strs(v["p1.captured"]) == ["5H", "7H", "9S"]
@@ -129,20 +134,20 @@ def test_reserve_of_the_wrong_suit_is_refused_citing_the_suit_rule():
                p2_hand=["7S", "8D", "2H", "AH"], p2_deck=["2C", "9S"])
     st.apply({"p1": line("9C", "6S", "3D"), "p2": line("2H", "8D", "7S")})
     before = st.view()
-    err = refusal(st, {"p1": PASS, "p2": R("right")})
+    err = refusal(st, {"p1": PASS, "p2": reinforcement("right")})
     assert err.rule == "reinforce-suit" and err.player == "p2"
     assert "AH" in err.message
     assert st.view() == before  # nothing happened
     # the legal flank is still open
-    st.apply({"p1": PASS, "p2": R("left")})
+    st.apply({"p1": PASS, "p2": reinforcement("left")})
     assert len(st.view()["p2.captured"]) == 5
 
 
 def test_reinforcing_a_flank_that_is_not_lower_or_the_centre_is_refused():
     st = seed_photo_position()
-    assert refusal(st, {"p1": R("right"), "p2": PASS}).rule == "reinforce"  # 8H ties 8S
-    assert refusal(st, {"p1": R("centre"), "p2": PASS}).rule == "reinforce"
-    assert refusal(st, {"p1": PASS, "p2": R("right")}).rule == "reinforce"  # 7C beats 4D
+    assert refusal(st, {"p1": reinforcement("right"), "p2": PASS}).rule == "reinforce"  # 8H ties 8S
+    assert refusal(st, {"p1": reinforcement("centre"), "p2": PASS}).rule == "reinforce"
+    assert refusal(st, {"p1": PASS, "p2": reinforcement("right")}).rule == "reinforce"  # 7C beats 4D
     err = refusal(st, {"p1": Reinforcement(("left", "right")), "p2": PASS})
     assert err.rule == "reinforce-at-once"
 
@@ -181,10 +186,10 @@ def test_last_turn_shorter_hand_deploys_second_and_empty_position_is_won_by_defa
     assert len(node.choices["p1"].enumerate()) == 6
     # the heuristic, seeing Grey's line, sends 9D against 3S
     choice = GAME.heuristic(st, "p1", random.Random(0))
-    assert choice.right == C("9D")
+    assert choice.right == card("9D")
     ev = st.apply({"p1": line(None, "5S", "9D")})
     default = [e for e in ev if e.kind == "default"]
-    assert len(default) == 1 and default[0].player == "p2" and default[0].cards == (C("10S"),)
+    assert len(default) == 1 and default[0].player == "p2" and default[0].cards == (card("10S"),)
     v = st.view()
     assert strs(v["p2.captured"]) == ["10S", "JD", "5S"]
     assert strs(v["p1.captured"]) == ["2C", "9D", "3S"]
@@ -256,7 +261,7 @@ def test_parsing_written_decisions():
     st = seed_photo_position()
     ch = st.pending().choices["p1"]
     assert ch.parse("pass") == PASS
-    assert ch.parse({"reinforce": "left"}) == R("left")
+    assert ch.parse({"reinforce": "left"}) == reinforcement("left")
     with pytest.raises(DecisionFormatError):
         ch.parse({"reinforce": "middle"})
     with pytest.raises(DecisionFormatError):
@@ -287,12 +292,12 @@ def test_setup_errors():
 # --------------------------------------------------------------------------- bots
 def test_heuristic_reinforces_only_when_it_helps():
     st = seed_photo_position()
-    assert GAME.heuristic(st, "p1", random.Random(1)) == R("left")  # 9 beats 7
+    assert GAME.heuristic(st, "p1", random.Random(1)) == reinforcement("left")  # 9 beats 7
     st = setup(p1_hand=["2D", "KS", "QS", "3D"], p1_deck=["4H"],
                p2_hand=["10D", "AS", "JH", "9C"], p2_deck=["5H"])
     st.apply({"p1": line("2D", "KS", "QS"), "p2": line("JH", "AS", "10D")})
     # 2D + 3D = 5 still loses to 10D: pass
-    assert st.pending().choices["p1"].enumerate() == [PASS, R("left")]
+    assert st.pending().choices["p1"].enumerate() == [PASS, reinforcement("left")]
     assert GAME.heuristic(st, "p1", random.Random(1)) == PASS
 
 
@@ -300,8 +305,8 @@ def test_heuristic_keeps_a_low_reserve_and_a_strong_centre():
     st = setup(p1_hand=["AS", "KS", "3H", "2D"], p1_deck=["4C"],
                p2_hand=["2S", "3S", "4S", "5S"], p2_deck=["6S"])
     choice = GAME.heuristic(st, "p1", random.Random(0))
-    assert choice.centre == C("AS")
-    assert C("2D") not in choice.cards()
+    assert choice.centre == card("AS")
+    assert card("2D") not in choice.cards()
 
 
 @pytest.mark.parametrize("opts", GAME.option_sets)

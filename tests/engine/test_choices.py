@@ -9,8 +9,17 @@ import random
 
 import pytest
 
-from builder.engine.core import (Card, DecisionFormatError, Event, IntRange, OneOf, OrderOf,
-                                 SubsetOf, forced_value, parse_cards)
+from builder.engine.core import (
+    Card,
+    DecisionFormatError,
+    Event,
+    IntRange,
+    OneOf,
+    OrderOf,
+    SubsetOf,
+    forced_value,
+    parse_cards,
+)
 
 
 def cards(text: str) -> list[Card]:

@@ -13,19 +13,25 @@ import random
 from collections import Counter
 
 import pytest
+from helpers import card_list, state_from_piles
 
 from builder.engine import find_engine
 from builder.engine.core import (
-    Card, IllegalDecision, OrderOf, SetupError, SubsetOf, full_deck, parse_cards, play_game,
+    Card,
+    IllegalDecision,
+    OrderOf,
+    SetupError,
+    SubsetOf,
+    full_deck,
+    parse_cards,
+    play_game,
     random_bot,
 )
-
-from helpers import card_list, state_from_piles
 
 GAME = find_engine("deck-management")
 
 
-def C(text: str) -> list[Card]:
+def cards(text: str) -> list[Card]:
     return parse_cards(text.split())
 
 
@@ -57,24 +63,24 @@ def test_war_draws_twice_from_won_piles_in_one_trick():
     assert [e.data["need"] for e in ev if e.kind == "short"] == [4, 4]
     node = s.pending()
     assert node.kind == "chance" and node.player == "p1" and node.choice.rule == "war-draw"
-    s.apply_chance(tuple(C("2C 3C 4C 9C 5H 7H 8H 10H")))
-    assert s.view()["p1.stack"] == C("2C 3C 4C 9C")
-    assert s.view()["p1.won"] == C("5H 7H 8H 10H")
+    s.apply_chance(tuple(cards("2C 3C 4C 9C 5H 7H 8H 10H")))
+    assert s.view()["p1.stack"] == cards("2C 3C 4C 9C")
+    assert s.view()["p1.won"] == cards("5H 7H 8H 10H")
     assert s.pending().player == "p2"
-    ev = s.apply_chance(tuple(C("2D 3D 4D 9D 5S 7S 8S JS")))
+    ev = s.apply_chance(tuple(cards("2D 3D 4D 9D 5S 7S 8S JS")))
     # generals 9C and 9D tie: a second war round, again all from the won piles
     assert [e.rule for e in ev if e.kind == "war"] == ["war-again"]
     assert s.view()["phase"] == "war-draw" and s.pending().player == "p1"
-    assert s.view()["p1.play"] == C("6C 2C 3C 4C 9C")
-    s.apply_chance(tuple(C("5H 7H 10H 8H")))
-    ev = s.apply_chance(tuple(C("JS 5S 8S 7S")))
+    assert s.view()["p1.play"] == cards("6C 2C 3C 4C 9C")
+    s.apply_chance(tuple(cards("5H 7H 10H 8H")))
+    ev = s.apply_chance(tuple(cards("JS 5S 8S 7S")))
     generals = [e for e in ev if e.kind == "reveal" and e.data.get("role") == "general"]
     assert [(e.player, str(e.cards[0]), e.rule) for e in generals] == [
         ("p1", "8H", "drawn-general"), ("p2", "7S", "drawn-general")]
     take = next(e for e in ev if e.kind == "take")
     assert take.player == "p1" and take.data["count"] == 18
     v = s.view()
-    assert v["p1.won"] == C("6C 2C 3C 4C 9C 5H 7H 10H 8H 6D 2D 3D 4D 9D JS 5S 8S 7S")
+    assert v["p1.won"] == cards("6C 2C 3C 4C 9C 5H 7H 10H 8H 6D 2D 3D 4D 9D JS 5S 8S 7S")
     assert v["trick.wars"] == 2
     assert v["result"] == "p1"  # South ends the round with nothing
     assert s.result.rule == "out-of-cards"
@@ -87,20 +93,20 @@ def test_short_stack_draws_only_the_missing_cards():
               p1_won="2S 3S 4S", p2_won="AS KS")
     ev = turn(s)
     assert [e.data["need"] for e in ev if e.kind == "short"] == [2, 2]
-    ev = s.apply_chance(tuple(C("4S 2S 3S")))
-    assert ev[0].kind == "draw" and ev[0].cards == tuple(C("4S 2S"))
+    ev = s.apply_chance(tuple(cards("4S 2S 3S")))
+    assert ev[0].kind == "draw" and ev[0].cards == tuple(cards("4S 2S"))
     assert ev[0].data == {"count": 2, "left": 1}
-    assert s.view()["p1.won"] == C("3S")
-    assert s.view()["p1.stack"] == C("5C 6C 4S 2S")
-    ev = s.apply_chance(tuple(C("KS AS")))
-    assert ev[0].cards == tuple(C("KS AS")) and ev[0].data["left"] == 0
+    assert s.view()["p1.won"] == cards("3S")
+    assert s.view()["p1.stack"] == cards("5C 6C 4S 2S")
+    ev = s.apply_chance(tuple(cards("KS AS")))
+    assert ev[0].cards == tuple(cards("KS AS")) and ev[0].data["left"] == 0
     sold = [e for e in ev if e.kind == "soldiers"]
-    assert [list(e.cards) for e in sold] == [C("5C 6C 4S"), C("7C 8C KS")]
+    assert [list(e.cards) for e in sold] == [cards("5C 6C 4S"), cards("7C 8C KS")]
     take = next(e for e in ev if e.kind == "take")
     assert take.player == "p2"  # AS beats 2S
     v = s.view()
-    assert v["p2.won"] == C("QC 5C 6C 4S 2S QD 7C 8C KS AS")
-    assert v["p1.won"] == C("3S")
+    assert v["p2.won"] == cards("QC 5C 6C 4S 2S QD 7C 8C KS AS")
+    assert v["p1.won"] == cards("3S")
     assert v["phase"] == "discard" and v["discarder"] == "p2" and v["discard.count"] == 9
 
 
@@ -112,11 +118,11 @@ def test_single_won_card_needs_no_shuffle():
     assert kinds(ev) == ["reveal", "reveal", "war", "short", "short", "draw"]
     assert ev[-1].player == "p1" and ev[-1].cards == (Card("K", "C"),)
     assert s.pending().kind == "chance" and s.pending().player == "p2"
-    ev = s.apply_chance(tuple(C("9S QD")))
+    ev = s.apply_chance(tuple(cards("9S QD")))
     gens = [e for e in ev if e.kind == "reveal"]
     assert [str(e.cards[0]) for e in gens] == ["KC", "9S"]
     assert s.view()["trick.winner"] == "p1"
-    assert s.view()["p2.won"] == C("QD")
+    assert s.view()["p2.won"] == cards("QD")
 
 
 def test_cannot_finish_loses_and_both_short_draw():
@@ -126,7 +132,7 @@ def test_cannot_finish_loses_and_both_short_draw():
     assert s.result.winner == "p2" and s.result.rule == "war-cannot-finish"
     assert s.pending() is None
     # nobody collects: the cards stay where they lie
-    assert s.all_cards() == Counter(C("JS 4H JD 2S KC 3D 5D 6D 7D"))
+    assert s.all_cards() == Counter(cards("JS 4H JD 2S KC 3D 5D 6D 7D"))
 
     s = setup(p1_stack="7C", p2_stack="7D", p1_won="2H 3H", p2_won="AC")
     turn(s)
@@ -152,23 +158,23 @@ def test_end_of_round_discard_two_players():
     assert isinstance(ch, SubsetOf) and ch.count == 5 and ch.rule == "discard"
     # too few, and a card North does not hold
     with pytest.raises(IllegalDecision) as e:
-        s.apply({"p1": tuple(C("2S 3H 4D 6C"))})
+        s.apply({"p1": tuple(cards("2S 3H 4D 6C"))})
     assert e.value.rule == "discard"
     with pytest.raises(IllegalDecision) as e:
-        s.apply({"p1": tuple(C("2S 3H 4D 6C 9D"))})
+        s.apply({"p1": tuple(cards("2S 3H 4D 6C 9D"))})
     assert e.value.rule == "discard" and "9D" in e.value.message
-    ev = s.apply({"p1": tuple(C("2S 3H 4D 6C 10C"))})
+    ev = s.apply({"p1": tuple(cards("2S 3H 4D 6C 10C"))})
     v = s.view()
-    assert v["p1.stack"] == C("QS KH") and v["p1.won"] == [] and v["p1.cards"] == 2
-    assert v["discards"] == C("2S 3H 4D 6C 10C")
+    assert v["p1.stack"] == cards("QS KH") and v["p1.won"] == [] and v["p1.cards"] == 2
+    assert v["discards"] == cards("2S 3H 4D 6C 10C")
     assert v["round"] == 4 and v["phase"] == "shuffle"
     assert s.pending().player == "p1" and s.pending().choice.rule == "reshuffle"
     with pytest.raises(IllegalDecision) as e:
-        s.apply_chance(tuple(C("QS KS")))
+        s.apply_chance(tuple(cards("QS KS")))
     assert e.value.rule == "reshuffle"
-    s.apply_chance(tuple(C("KH QS")))
-    s.apply_chance(tuple(C("8H 9D")))
-    assert s.view()["phase"] == "trick" and s.view()["p2.stack"] == C("8H 9D")
+    s.apply_chance(tuple(cards("KH QS")))
+    s.apply_chance(tuple(cards("8H 9D")))
+    assert s.view()["phase"] == "trick" and s.view()["p2.stack"] == cards("8H 9D")
 
 
 def test_equal_counts_no_discard():
@@ -217,10 +223,10 @@ def test_last_stack_counts():
     take = next(e for e in ev if e.kind == "take")
     assert take.player == "p2" and take.data["count"] == 11
     last = next(e for e in ev if e.kind == "last-stack")
-    assert last.player == "p3" and last.cards == tuple(C("7S 6S 5S 4S"))
+    assert last.player == "p3" and last.cards == tuple(cards("7S 6S 5S 4S"))
     v = s.view()
-    assert v["p3.won"] == C("7S 6S 5S 4S AS")
-    assert v["p2.won"] == C("9C 2C 3C 4C 5C 9D 2D 3D 4D 6D 8S")
+    assert v["p3.won"] == cards("7S 6S 5S 4S AS")
+    assert v["p2.won"] == cards("9C 2C 3C 4C 5C 9D 2D 3D 4D 6D 8S")
     # p1 has nothing: out; p2 11 > p3 5: p2 discards 6
     assert v["p1.status"] == "out"
     assert v["discarder"] == "p2" and v["discard.count"] == 6
@@ -230,10 +236,10 @@ def test_sit_out_after_a_trick():
     s = setup({"players": 3}, p1_stack="KC", p2_stack="2D 3D", p3_stack="4D 5D")
     ev = turn(s)
     assert kinds(ev)[-1] == "sit-out" and ev[-1].player == "p1"
-    assert s.view()["p1.status"] == "sitting out" and s.view()["p1.won"] == C("KC 2D 4D")
+    assert s.view()["p1.status"] == "sitting out" and s.view()["p1.won"] == cards("KC 2D 4D")
     ev = turn(s)  # only p2 and p3 play: 3D against 5D
     assert [e.player for e in ev if e.kind == "reveal"] == ["p2", "p3"]
-    assert s.view()["p3.won"] == C("3D 5D")
+    assert s.view()["p3.won"] == cards("3D 5D")
     # the round is over: p1 3, p2 0 (out), p3 2; p1 discards 1
     assert s.view()["p2.status"] == "out" and s.view()["discarder"] == "p1"
 
@@ -259,7 +265,7 @@ def test_three_players_forfeit_and_walkover():
                              "cannot-finish", "forfeit", "take"]
     take = next(e for e in ev if e.kind == "take")
     assert take.player == "p2" and "only one left" in take.text
-    assert s.view()["p2.won"] == C("7H 2H 7C 4D AC KC QC JC")
+    assert s.view()["p2.won"] == cards("7H 2H 7C 4D AC KC QC JC")
     assert s.view()["p1.status"] == "out"
 
 
@@ -273,8 +279,8 @@ def test_four_players_three_way_war_among_tied_only():
     take = next(e for e in ev if e.kind == "take")
     assert take.player == "p2" and take.data["count"] == 16
     v = s.view()
-    assert v["p4.stack"] == C("7S")
-    assert v["p2.won"] == C("KC 2C 3C 4C 5C KD 2D 3D 4D 9D KH 2H 3H 4H 8H QS")
+    assert v["p4.stack"] == cards("7S")
+    assert v["p2.won"] == cards("KC 2C 3C 4C 5C KD 2D 3D 4D 9D KH 2H 3H 4H 8H QS")
 
 
 # --------------------------------------------------------------------------- arranged
@@ -282,18 +288,18 @@ def test_arranged_round_and_illegal_order():
     s = setup({"deck_order": "arranged"}, p1_stack="AD", p2_stack="5S",
               p1_won="KS 2C 9H", p2_won="AH 3D 7C")
     turn(s)
-    s.apply({"p1": tuple(C("2C 5S"))})
+    s.apply({"p1": tuple(cards("2C 5S"))})
     node = s.pending()
     assert node.kind == "decision" and set(node.choices) == {"p1", "p2"}
     assert all(isinstance(ch, OrderOf) and ch.rule == "arranged" for ch in node.choices.values())
     with pytest.raises(IllegalDecision) as e:
-        s.apply({"p1": tuple(C("9H AD")), "p2": tuple(C("AH 3D 7C"))})
+        s.apply({"p1": tuple(cards("9H AD")), "p2": tuple(cards("AH 3D 7C"))})
     assert e.value.rule == "arranged" and e.value.player == "p1"
     with pytest.raises(IllegalDecision) as e:
-        s.apply({"p1": tuple(C("9H AD KS"))})  # p2 must decide too
-    ev = s.apply({"p1": tuple(C("9H AD KS")), "p2": tuple(C("AH 3D 7C"))})
+        s.apply({"p1": tuple(cards("9H AD KS"))})  # p2 must decide too
+    ev = s.apply({"p1": tuple(cards("9H AD KS")), "p2": tuple(cards("AH 3D 7C"))})
     assert kinds(ev) == ["arrange", "arrange"]
-    assert s.view()["p1.stack"] == C("9H AD KS")
+    assert s.view()["p1.stack"] == cards("9H AD KS")
 
 
 def test_new_game_deals():
@@ -313,7 +319,7 @@ def test_start_of_round_setup_shuffled():
                                            "piles": {"p1.stack": ["2C", "3C"], "p2.stack": ["KD"]}})
     node = s.pending()
     assert node.kind == "chance" and node.player == "p1"
-    s.apply_chance(tuple(C("3C 2C")))
+    s.apply_chance(tuple(cards("3C 2C")))
     # p2's single card needs no shuffle
     assert s.view()["phase"] == "trick" and s.view()["round"] == 2
 
@@ -340,12 +346,12 @@ def test_setup_errors(opts, setup_, where):
 def test_heuristic_discards_lowest_and_arranges():
     s = setup(p1_stack="QS", p2_stack="4D", p1_won="10C 3H KH 6C 2S", p2_won="8H 9D")
     turn(s)
-    assert GAME.heuristic(s, "p1", random.Random(0)) == tuple(C("2S 3H 4D 6C 10C"))
+    assert GAME.heuristic(s, "p1", random.Random(0)) == tuple(cards("2S 3H 4D 6C 10C"))
     s = GAME.from_setup(GAME.resolve({"deck_order": "arranged"}), {"start": "round", "piles": {
         "p1.stack": "9D 4C KH 2C AS 3C 7H".split(), "p2.stack": ["2D"]}})
     order = GAME.heuristic(s, "p1", random.Random(0))
-    assert list(order[:5]) == C("AS 2C 3C 4C KH")
-    assert sorted(order[5:]) == sorted(C("9D 7H"))
+    assert list(order[:5]) == cards("AS 2C 3C 4C KH")
+    assert sorted(order[5:]) == sorted(cards("9D 7H"))
 
 
 def test_max_steps():

@@ -15,15 +15,14 @@ and option set against the state's own view.
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
+from helpers import PLAYER_NAMES, house_style_problems
 
 from builder.engine import registered_engines
 from builder.engine.core import play_game, random_bot
 from builder.engine.words import size
-from helpers import PLAYER_NAMES, house_style_problems
 
 GAMES = {slug: g for slug, g in registered_engines().items() if g.describe}
 

@@ -8,18 +8,16 @@ from every shipped example's replay."""
 
 from __future__ import annotations
 
-import random
 import re
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from helpers import documented_events_and_rules, games_page_sections, games_page_table
 
 from builder.check import run_check
 from builder.engine import registered_engines
 from builder.engine.core import Card, play_game, random_bot
-
-from helpers import documented_events_and_rules, games_page_sections, games_page_table
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = registered_engines()

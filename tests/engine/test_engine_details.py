@@ -19,11 +19,10 @@ from collections import Counter
 
 import pytest
 import yaml
+from helpers import documented_events_and_rules
 
 from builder.engine import registered_engines
 from builder.engine.core import Card, DecisionFormatError, fmt_value, play_game, random_bot
-
-from helpers import documented_events_and_rules
 
 GAMES = registered_engines()
 STYLES = {"stack", "fan", "pile", "tokens"}   # core.Zone's docstring: what the renderers draw
@@ -164,7 +163,7 @@ def test_a_deployment_names_what_is_wrong():
 
 
 def test_a_refused_reinforcement_says_why():
-    from builder.engine.battle_lines import Reinforcement, ReinforceChoice
+    from builder.engine.battle_lines import ReinforceChoice, Reinforcement
 
     c = ReinforceChoice(["left"], {"right": ("reinforce-own", "the right flank is empty")})
     assert c.why_illegal(Reinforcement(("right",))) == "the right flank is empty"

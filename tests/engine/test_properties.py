@@ -18,10 +18,10 @@ import re
 from collections import Counter
 
 import pytest
+from helpers import house_style_problems
 
 from builder.engine import available_engines, find_engine, registered_engines
 from builder.engine.core import IllegalDecision, full_deck, play_game, random_bot
-from helpers import house_style_problems
 
 GAMES_PER_OPTION_SET = 500
 GAMES = registered_engines()
@@ -37,8 +37,9 @@ def test_every_registered_engine_loads():
 
 
 def test_every_shipped_game_has_a_registered_engine():
-    import yaml
     from pathlib import Path
+
+    import yaml
 
     content = Path(__file__).resolve().parents[2] / "content"
     for slug in yaml.safe_load((content / "index.yaml").read_text())["games"]:

@@ -13,20 +13,25 @@ import random
 from collections import Counter
 
 import pytest
+from helpers import card_list, state_from_piles
 
 from builder.engine import find_engine
 from builder.engine.core import (
-    Card, IllegalDecision, SetupError, full_deck, parse_cards, play_game, random_bot,
+    Card,
+    IllegalDecision,
+    SetupError,
+    full_deck,
+    parse_cards,
+    play_game,
+    random_bot,
 )
 from builder.engine.ultimate import GAME, VIEW_KEYS, heuristic
-
-from helpers import card_list, state_from_piles
 
 CLUBS = [f"{r}C" for r in ("A 2 3 4 5 6 7 8 9 10 J Q K".split())]
 SPADES = [f"{r}S" for r in ("A 2 3 4 5 6 7 8 9 10 J Q K".split())]
 
 
-def C(*names):
+def cards(*names):
     return parse_cards(names)
 
 
@@ -85,7 +90,7 @@ def test_seed_example_round_by_round():
         assert [c.rank for c in v["p1.hand"]] == h1.split()
         assert [c.rank for c in v["p2.hand"]] == h2.split()
     v = s.view()
-    assert v["p2.won"] == C("10D", "KD", "10C", "10S", "2C", "QS", "AD", "AC", "3S")
+    assert v["p2.won"] == cards("10D", "KD", "10C", "10S", "2C", "QS", "AD", "AC", "3S")
     assert v["turned"] == Card.parse("7D") and v["result"] == "none"
 
 
@@ -96,13 +101,13 @@ def test_tie_carries_pot_and_cards():
     assert kinds(ev) == ["play", "play", "reveal", "tie", "turn-up"]
     assert ev[3].rule == "tie" and ev[4].data["pot"] == 17
     v = s.view()
-    assert v["pot"] == C("6D", "JD") and v["pot.played"] == C("4C", "4S")
+    assert v["pot"] == cards("6D", "JD") and v["pot.played"] == cards("4C", "4S")
     assert v["p1.score"] == v["p2.score"] == 0
     # the last round is forced: one card each
     ev = s.apply(s.forced_decisions())
     take = [e for e in ev if e.kind == "take"][0]
     assert take.player == "p1" and take.rule == "tie-won"
-    assert list(take.cards) == C("6D", "JD", "4C", "4S", "9C", "2S")
+    assert list(take.cards) == cards("6D", "JD", "4C", "4S", "9C", "2S")
     assert s.view()["p1.score"] == 17 and s.result.winner == "p1"
 
 
@@ -115,7 +120,7 @@ def test_tie_on_the_last_diamond_single():
     assert ev[3].rule == "last-tie" and ev[3].data["points"] == 5
     v = s.view()
     assert (v["p1.score"], v["p2.score"]) == (10, 9)
-    assert v["pot"] == C("5D") and v["pot.played"] == C("7C", "7S") and v["pot.points"] == 5
+    assert v["pot"] == cards("5D") and v["pot.played"] == cards("7C", "7S") and v["pot.points"] == 5
     assert v["result"] == "p1" and s.result.rule == "scoring"
     assert s.pending() is None
 
@@ -129,11 +134,11 @@ def test_tie_on_the_last_diamond_after_a_tie_gives_a_draw():
     assert s.view()["pot.points"] == 10
     ev = play(s, "8C", "8S")
     assert [e.kind for e in ev][-2:] == ["unclaimed", "game-over"]
-    assert ev[-2].data["points"] == 10 and list(ev[-2].cards) == C("3D", "7D")
+    assert ev[-2].data["points"] == 10 and list(ev[-2].cards) == cards("3D", "7D")
     assert ev[-1].rule == "equal-points"
     v = s.view()
     assert v["result"] == "draw" and (v["p1.score"], v["p2.score"]) == (13, 13)
-    assert v["pot.played"] == C("3C", "3S", "8C", "8S")
+    assert v["pot.played"] == cards("3C", "3S", "8C", "8S")
     assert sum(s.all_cards().values()) == 9  # KD QD AD won, 3D 7D and four bids in the pot
 
 
@@ -163,7 +168,7 @@ def test_illegal_bids_cite_the_play_rule():
         s.apply({"p1": Card.parse("QC")})  # p2 must bid too
     assert e.value.rule == "play"
     with pytest.raises(IllegalDecision):
-        s.apply_chance(tuple(C("2D")))  # no chance event is pending
+        s.apply_chance(tuple(cards("2D")))  # no chance event is pending
 
 
 def test_shuffle_is_a_chance_step():
@@ -173,9 +178,9 @@ def test_shuffle_is_a_chance_step():
     with pytest.raises(IllegalDecision):
         s.apply({"p1": Card.parse("AC"), "p2": Card.parse("AS")})
     with pytest.raises(IllegalDecision) as e:
-        s.apply_chance(tuple(C("AD", "2D")))  # not all thirteen diamonds
+        s.apply_chance(tuple(cards("AD", "2D")))  # not all thirteen diamonds
     assert e.value.rule == "shuffle-written"
-    order = tuple(C(*[r + "D" for r in "K Q J 10 9 8 7 6 5 4 3 2 A".split()]))
+    order = tuple(cards(*[r + "D" for r in "K Q J 10 9 8 7 6 5 4 3 2 A".split()]))
     ev = s.apply_chance(order)
     assert kinds(ev) == ["shuffle", "turn-up"] and ev[0].rule == "shuffle-written"
     v = s.view()
@@ -202,7 +207,7 @@ def test_partial_and_finished_setups():
     assert s.result.winner == "p1" and s.pending() is None
     s = start({"p1.hand": ["2C"], "p2.hand": ["9S"], "diamonds": ["4D"],
                "pot": ["JD"], "pot.played": ["5C", "5S"]})
-    assert s.view()["pot"] == C("JD", "4D") and s.view()["pot.points"] == 15
+    assert s.view()["pot"] == cards("JD", "4D") and s.view()["pot.points"] == 15
     s.apply(s.forced_decisions())
     assert s.view()["p2.score"] == 15 and s.result.winner == "p2"
 

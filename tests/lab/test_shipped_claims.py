@@ -7,7 +7,6 @@ so that, with ``--dist loadfile``, the rest of the lab's tests run on the other 
 from __future__ import annotations
 
 import pytest
-
 from helpers import run_warbook
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from builder.engine.core import RANKS, SUITS, Card, full_deck
-from builder.render import cards as C
+from builder.render import cards as card_art
 
 SVG = "{http://www.w3.org/2000/svg}"
 DECK = full_deck()
@@ -39,17 +39,17 @@ def inked_colours(root: ET.Element) -> set[str]:
 
 
 def suit_paths(root: ET.Element, suit: str):
-    d = C.suit_path(suit)
+    d = card_art.suit_path(suit)
     return [(el, attrs) for el, attrs in walk(root)
             if el.tag == SVG + "path" and el.get("d") == d]
 
 
 # --------------------------------------------------------------------------- faces
-@pytest.mark.parametrize("style", C.STYLES)
+@pytest.mark.parametrize("style", card_art.STYLES)
 @pytest.mark.parametrize("four_colour", [False, True])
 def test_every_face_is_valid_svg_with_label(style, four_colour):
     for card in DECK:
-        svg = C.card_face(card, style=style, four_colour=four_colour)
+        svg = card_art.card_face(card, style=style, four_colour=four_colour)
         root = parse(svg)
         assert root.get("viewBox") == "0 0 630 880"
         assert root.get("role") == "img"
@@ -66,15 +66,15 @@ def test_every_face_is_valid_svg_with_label(style, four_colour):
 
 
 def test_aria_label_examples():
-    assert parse(C.card_face(Card("Q", "D"))).get("aria-label") == "queen of diamonds"
-    assert parse(C.card_face("10S", style="compact")).get("aria-label") == "ten of spades"
+    assert parse(card_art.card_face(Card("Q", "D"))).get("aria-label") == "queen of diamonds"
+    assert parse(card_art.card_face("10S", style="compact")).get("aria-label") == "ten of spades"
 
 
-@pytest.mark.parametrize("style", C.STYLES)
+@pytest.mark.parametrize("style", card_art.STYLES)
 @pytest.mark.parametrize("four_colour,table", [(False, TWO), (True, FOUR)])
 def test_colours(style, four_colour, table):
     for card in DECK:
-        root = parse(C.card_face(card, style=style, four_colour=four_colour))
+        root = parse(card_art.card_face(card, style=style, four_colour=four_colour))
         want = table[card.suit]
         used = inked_colours(root) & PAINTS
         assert used == {want}, (card, used)
@@ -87,14 +87,14 @@ def test_colours(style, four_colour, table):
 
 
 def test_suit_colour():
-    assert [C.suit_colour(s) for s in "CDHS"] == ["#1a1a1a", "#b3202a", "#b3202a", "#1a1a1a"]
-    assert [C.suit_colour(s, True) for s in "CDHS"] == ["#1e7a3a", "#1f5fbf", "#b3202a",
+    assert [card_art.suit_colour(s) for s in "CDHS"] == ["#1a1a1a", "#b3202a", "#b3202a", "#1a1a1a"]
+    assert [card_art.suit_colour(s, True) for s in "CDHS"] == ["#1e7a3a", "#1f5fbf", "#b3202a",
                                                         "#1a1a1a"]
 
 
 def test_full_faces_have_traditional_pip_counts():
     for card in DECK:
-        root = parse(C.card_face(card))
+        root = parse(card_art.card_face(card))
         n = len(suit_paths(root, card.suit))
         if card.rank == "A":
             expected = 2 + 1
@@ -109,7 +109,7 @@ def test_compact_faces_have_one_large_symbol_and_an_index_a_fan_shows():
     """A large suit symbol, and one under the rank inside the strip of 0.45 card widths a
     fanned card leaves in view (issue 14: 10♣ and 5♠ overlapped showed only their ranks)."""
     for card in DECK:
-        root = parse(C.card_face(card, style="compact"))
+        root = parse(card_art.card_face(card, style="compact"))
         symbols = suit_paths(root, card.suit)
         assert len(symbols) == 2
         placed = []
@@ -121,7 +121,7 @@ def test_compact_faces_have_one_large_symbol_and_an_index_a_fan_shows():
         placed.sort()
         (small, sx, sy), (big, _, _) = placed
         assert big >= 3          # at least 30 mm of a 63 mm card: ~8 mm at 16 mm wide
-        assert sx >= 0 and sx + small * 100 <= 0.45 * C.CARD_W   # wholly in the fan's strip
+        assert sx >= 0 and sx + small * 100 <= 0.45 * card_art.CARD_W   # wholly in the fan's strip
         assert small * 100 >= 150                                 # 15 of 63 mm: ~2.4 mm at 10 mm
         size = float(next(root.iter(SVG + "text")).get("font-size"))
         assert size >= 300
@@ -129,7 +129,7 @@ def test_compact_faces_have_one_large_symbol_and_an_index_a_fan_shows():
 
 
 def test_court_cards_differ():
-    faces = {r: C.card_face(Card(r, "S")) for r in "JQK"}
+    faces = {r: card_art.card_face(Card(r, "S")) for r in "JQK"}
     bodies = {r: re.sub(r"<text.*?</text>|aria-label=\"[^\"]*\"|<title>.*?</title>", "", s)
               for r, s in faces.items()}
     assert len(set(bodies.values())) == 3
@@ -146,52 +146,52 @@ def _overlap(a, b):
 
 @pytest.mark.parametrize("rank", RANKS[1:10])
 def test_pip_layout_grid(rank):
-    pips = C.pip_positions(rank)
+    pips = card_art.pip_positions(rank)
     assert len(pips) == int(rank)
-    columns = {C.CARD_W / 2 - 140, C.CARD_W / 2, C.CARD_W / 2 + 140}
+    columns = {card_art.CARD_W / 2 - 140, card_art.CARD_W / 2, card_art.CARD_W / 2 + 140}
     assert {x for x, _, _ in pips} <= columns
     for x, y, flipped in pips:
-        assert flipped == (y > C.CARD_H / 2 + 1e-9)   # lower half turned, as on real cards
+        assert flipped == (y > card_art.CARD_H / 2 + 1e-9)   # lower half turned, as on real cards
     # every layout but the 7 is symmetric under a half turn
     if rank != "7":
         pts = Counter((round(x, 6), round(y, 6)) for x, y, _ in pips)
-        turned = Counter((round(C.CARD_W - x, 6), round(C.CARD_H - y, 6)) for x, y, _ in pips)
+        turned = Counter((round(card_art.CARD_W - x, 6), round(card_art.CARD_H - y, 6)) for x, y, _ in pips)
         assert pts == turned
     # pips keep clear of each other and of both corner indices
-    half = C._PIP_SIZE / 2
+    half = card_art._PIP_SIZE / 2
     boxes = [_box(x, y, half) for x, y, _ in pips]
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
             assert not _overlap(a, b)
-    index = (0, 0, 110, C._INDEX_SUIT_Y + C._INDEX_SUIT_SIZE / 2)
-    index_turned = (C.CARD_W - index[2], C.CARD_H - index[3], C.CARD_W, C.CARD_H)
+    index = (0, 0, 110, card_art._INDEX_SUIT_Y + card_art._INDEX_SUIT_SIZE / 2)
+    index_turned = (card_art.CARD_W - index[2], card_art.CARD_H - index[3], card_art.CARD_W, card_art.CARD_H)
     for b in boxes:
         assert not _overlap(b, index) and not _overlap(b, index_turned)
-        assert 0 < b[0] and b[2] < C.CARD_W and 0 < b[1] and b[3] < C.CARD_H
+        assert 0 < b[0] and b[2] < card_art.CARD_W and 0 < b[1] and b[3] < card_art.CARD_H
 
 
 def test_ten_is_condensed():
-    for style in C.STYLES:
-        root = parse(C.card_face("10H", style=style))
+    for style in card_art.STYLES:
+        root = parse(card_art.card_face("10H", style=style))
         for t in root.iter(SVG + "text"):
             assert re.search(r"scale\(0\.\d+ 1\)", t.get("transform", "")), style
 
 
 # --------------------------------------------------------------------------- size, bleed
 def test_width_height_passthrough():
-    root = parse(C.card_face("AS", width="16mm"))
+    root = parse(card_art.card_face("AS", width="16mm"))
     assert root.get("width") == "16mm" and "height" not in root.attrib
-    root = parse(C.card_back("b", width="63mm", height="88mm"))
+    root = parse(card_art.card_back("b", width="63mm", height="88mm"))
     assert (root.get("width"), root.get("height")) == ("63mm", "88mm")
-    root = parse(C.face_down(width="40px"))
+    root = parse(card_art.face_down(width="40px"))
     assert root.get("width") == "40px"
 
 
 @pytest.mark.parametrize("make", [
-    lambda b: C.card_face("QD", bleed_mm=b),
-    lambda b: C.card_face("7C", style="compact", bleed_mm=b),
-    lambda b: C.card_back("a", bleed_mm=b),
-    lambda b: C.card_back("b", bleed_mm=b),
+    lambda b: card_art.card_face("QD", bleed_mm=b),
+    lambda b: card_art.card_face("7C", style="compact", bleed_mm=b),
+    lambda b: card_art.card_back("a", bleed_mm=b),
+    lambda b: card_art.card_back("b", bleed_mm=b),
 ])
 def test_bleed_enlarges_viewbox_and_background(make):
     assert parse(make(0)).get("viewBox") == "0 0 630 880"
@@ -214,7 +214,7 @@ def test_bleed_enlarges_viewbox_and_background(make):
 
 
 def test_face_bleed_is_white():
-    root = parse(C.card_face("KH", bleed_mm=3))
+    root = parse(card_art.card_face("KH", bleed_mm=3))
     rect = next(root.iter(SVG + "rect"))
     assert rect.get("fill") == "#ffffff"
 
@@ -258,9 +258,9 @@ def _centred_shapes(svg: str):
 
 
 @pytest.mark.parametrize("svg", [
-    C.card_back("a"), C.card_back("b"), C.card_back("a", bleed_mm=3),
-    C.card_back("b", bleed_mm=3), C.face_down(), C.face_down(design="b"),
-    C.face_down("full"), C.face_down("full", design="b"),
+    card_art.card_back("a"), card_art.card_back("b"), card_art.card_back("a", bleed_mm=3),
+    card_art.card_back("b", bleed_mm=3), card_art.face_down(), card_art.face_down(design="b"),
+    card_art.face_down("full"), card_art.face_down("full", design="b"),
 ], ids=["a", "b", "a-bleed", "b-bleed", "down", "down-b", "down-full", "down-full-b"])
 def test_backs_are_symmetric_under_a_half_turn(svg):
     shapes = _centred_shapes(svg)
@@ -271,10 +271,10 @@ def test_backs_are_symmetric_under_a_half_turn(svg):
 
 
 def test_back_description_is_symmetric():
-    for design in C.BACK_DESIGNS:
+    for design in card_art.BACK_DESIGNS:
         for bleed in (0, 30):
-            shapes = C._back_shapes(design, bleed)
-            svg = C._render_shapes(shapes)
+            shapes = card_art._back_shapes(design, bleed)
+            svg = card_art._render_shapes(shapes)
             wrapped = (f'<svg xmlns="http://www.w3.org/2000/svg">'
                        f'<g transform="translate(315 440)">{svg}</g></svg>')
             items = _centred_shapes(wrapped)
@@ -284,7 +284,7 @@ def test_back_description_is_symmetric():
 
 
 def test_backs_differ_and_parse():
-    a, b = C.card_back("a"), C.card_back("b")
+    a, b = card_art.card_back("a"), card_art.card_back("b")
     assert a != b
     ra, rb = parse(a), parse(b)
     for root in (ra, rb):
@@ -295,13 +295,13 @@ def test_backs_differ_and_parse():
     assert inked_colours(ra) & inked_colours(rb) == {"none"}
     tags = lambda r: Counter(el.tag for el in r.iter())  # noqa: E731
     assert tags(ra)[SVG + "polygon"] > 50 and tags(rb)[SVG + "circle"] > 50
-    for svg in (a, b, C.face_down()):
+    for svg in (a, b, card_art.face_down()):
         assert "<script" not in svg and "<image" not in svg and " id=" not in svg
 
 
 def test_back_art_runs_to_the_edge():
-    for design in C.BACK_DESIGNS:
-        shapes = _centred_shapes(C.card_back(design))
+    for design in card_art.BACK_DESIGNS:
+        shapes = _centred_shapes(card_art.card_back(design))
         el, attrs = shapes[0]
         assert el.tag == SVG + "rect" and "rx" not in el.attrib
         assert [float(el.get(k)) for k in ("x", "y", "width", "height")] == [-315, -440,
@@ -309,51 +309,51 @@ def test_back_art_runs_to_the_edge():
 
 
 def test_face_down():
-    for style in C.STYLES:
-        root = parse(C.face_down(style))
+    for style in card_art.STYLES:
+        root = parse(card_art.face_down(style))
         assert root.get("viewBox") == "0 0 630 880"
         assert root.get("aria-label") == "face-down card"
-    assert C.face_down() == C.face_down("compact", design="a")
+    assert card_art.face_down() == card_art.face_down("compact", design="a")
 
 
 # --------------------------------------------------------------------------- suit paths
 def test_suit_paths_fit_the_box():
     for suit in SUITS:
-        d = C.suit_path(suit)
+        d = card_art.suit_path(suit)
         assert re.fullmatch(r"[MLCQAZ0-9 .\-]+", d), suit
         nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
         assert nums and all(0 <= v <= 100 for v in nums)
         # drawn as a path in the face, never as a font glyph
-        assert d in C.card_face(Card("5", suit))
-        assert "\u2660" not in C.card_face(Card("5", suit))
-    assert len({C.suit_path(s) for s in SUITS}) == 4
+        assert d in card_art.card_face(Card("5", suit))
+        assert "\u2660" not in card_art.card_face(Card("5", suit))
+    assert len({card_art.suit_path(s) for s in SUITS}) == 4
     with pytest.raises(ValueError):
-        C.suit_path("X")
+        card_art.suit_path("X")
 
 
 def test_bad_arguments():
     with pytest.raises(ValueError):
-        C.card_face("QD", style="tiny")
+        card_art.card_face("QD", style="tiny")
     with pytest.raises(ValueError):
-        C.card_back("c")
+        card_art.card_back("c")
     with pytest.raises(ValueError):
-        C.face_down("huge")
+        card_art.face_down("huge")
     with pytest.raises(ValueError):
-        C.card_face("QD", bleed_mm=-1)
+        card_art.card_face("QD", bleed_mm=-1)
 
 
 def test_idprefix_is_accepted_and_no_ids_are_emitted():
-    svg = C.card_face("QD", idprefix="p1-")
-    assert " id=" not in svg and svg == C.card_face("QD")
+    svg = card_art.card_face("QD", idprefix="p1-")
+    assert " id=" not in svg and svg == card_art.card_face("QD")
 
 
 # --------------------------------------------------------------------------- speed
 def test_full_faces_are_drawn_once_then_served_from_the_cache():
     """Each face is drawn once a build and then served again: the speed of both is measured
     in bench/cards.py, not asserted here."""
-    C._card_face.cache_clear()
-    first = [C.card_face(card) for card in DECK]
-    again = [C.card_face(card) for card in DECK]
+    card_art._card_face.cache_clear()
+    first = [card_art.card_face(card) for card in DECK]
+    again = [card_art.card_face(card) for card in DECK]
     assert all(a is b for a, b in zip(first, again))
-    info = C._card_face.cache_info()
+    info = card_art._card_face.cache_info()
     assert (info.misses, info.hits) == (52, 52)

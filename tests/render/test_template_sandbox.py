@@ -367,6 +367,14 @@ def test_the_shipped_templates_as_overrides_pass_the_check(tmp_path: Path):
 
 
 CHECKS = {
+    # the sheets call the shipped file's macros by name: an override must keep every one
+    "macros": ({"components/texts.html.j2": "{% macro panel(x) %}{{ x }}{% endmacro %}\n"},
+               ["templates/components/texts.html.j2:1:1: error: this template replaces the "
+                "shipped components/texts.html.j2, which defines the macros 'aid_frame', "
+                "'sections_html', 'aid_sections', 'sheet_label'; the renderer calls them, so "
+                "define them here too (copy from the shipped file and change what you need; "
+                "macros it defines: aid_frame, sections_html, aid_sections, panel, "
+                "sheet_label)"]),
     "syntax": ({"site/index.html.j2": "{% for x in games %}\n{{ x.title }\n{% endfor %}"},
                ["templates/site/index.html.j2:2:1: error: template syntax: unexpected '}'"]),
     "unclosed": ({"site/index.html.j2": "<p>\n{% for x in games %}\n{{ x }}\n"},

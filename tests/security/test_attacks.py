@@ -32,10 +32,21 @@ import time
 from pathlib import Path
 
 import pytest
-
-from attack_kit import (CANARY_FONT, HANG_GUARD_S, LOCATED, ROOT, Arena, assert_clean_failure,
-                        first_error, kill_group, remount_read_only, run, small_content,
-                        snapshot, start)
+from attack_kit import (
+    CANARY_FONT,
+    HANG_GUARD_S,
+    LOCATED,
+    ROOT,
+    Arena,
+    assert_clean_failure,
+    first_error,
+    kill_group,
+    remount_read_only,
+    run,
+    small_content,
+    snapshot,
+    start,
+)
 
 pytestmark = pytest.mark.slow
 

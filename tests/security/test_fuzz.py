@@ -1,10 +1,10 @@
 """Fuzzing the content (issue 13): seeded single mutations of a copy of the shipped content
-(War; Battle, the game with chance steps; Ultimate, with a score track and a mat), drawn from the catalogue of the issue: hostile
-YAML (control characters, bytes that are not UTF-8, complex keys, nesting, huge or tagged
-numbers, alias bombs, wrong types in every field), broken lines (deleted, doubled, moved,
-re-indented, cut short), pathological Markdown (long runs of spaces, thousands of '[[',
-links to javascript: and pictures), and the file system (FIFOs, links out of the folder,
-link loops, folders where files belong).
+(War; Battle, the game with chance steps; Ultimate, with a score track and a mat), drawn
+from the catalogue of the issue: hostile YAML (control characters, bytes that are not UTF-8,
+complex keys, nesting, huge or tagged numbers, alias bombs, wrong types in every field),
+broken lines (deleted, doubled, moved, re-indented, cut short), pathological Markdown (long
+runs of spaces, thousands of '[[', links to javascript: and pictures), and the file system
+(FIFOs, links out of the folder, link loops, folders where files belong).
 
 For every mutation: the check returns (no exception: the CLI would print "internal error"
 with exit status 2, which counts as a failure here) within a generous guard against hangs;
@@ -32,10 +32,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from attack_kit import UNSAFE, lines_of, put
 
 from builder.check import run_check
-
-from attack_kit import UNSAFE, lines_of, put
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("war", "battle", "ultimate")
@@ -296,10 +295,10 @@ def m_index_games(rng, root):
     return path
 
 
-MUTATIONS = [m_value] * 6 + [m_flow_value] * 2 + [m_kit_value] * 3 + [m_control, m_bad_byte, m_complex_key, m_alias_bomb,
-                             m_delete_line, m_double_line, m_swap_lines, m_indent, m_truncate,
-                             m_empty, m_markdown, m_markdown, m_fifo, m_folder_as_file,
-                             m_link_outside, m_link_loop, m_chance, m_index_games]
+MUTATIONS = [m_value] * 6 + [m_flow_value] * 2 + [m_kit_value] * 3 + [
+    m_control, m_bad_byte, m_complex_key, m_alias_bomb, m_delete_line, m_double_line,
+    m_swap_lines, m_indent, m_truncate, m_empty, m_markdown, m_markdown, m_fifo,
+    m_folder_as_file, m_link_outside, m_link_loop, m_chance, m_index_games]
 
 
 # --------------------------------------------------------------------------- the checks

@@ -21,11 +21,9 @@ import time
 from pathlib import Path
 
 import pytest
-
-from builder.check import run_check
-
 from attack_kit import HANG_GUARD_S, ROOT, UNSAFE, lines_of, put
 
+from builder.check import run_check
 
 # =========================================================================== issue 22
 # The attacker's classes: what someone who controls a content folder can put in it beyond

@@ -5,12 +5,11 @@ heights WeasyPrint actually lays out."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from markupsafe import Markup
 from weasyprint.formatting_structure import boxes
-
-from pathlib import Path
 
 from builder.render.book.pdf import BookRenderer, comment_below, example_height
 from builder.settings import PAPERS, Settings

@@ -77,7 +77,7 @@ def test_player_counts_come_from_the_engine(views):
 def test_no_internal_name_reaches_a_state_line(views):
     for slug, v in views.items():
         for e in v.examples:
-            lines = list(e.setup_state) + [l for s in e.steps for l in s.state]
+            lines = list(e.setup_state) + [line for s in e.steps for line in s.state]
             for who, text in lines:
                 plain = re.sub(r"<[^>]+>", "", str(text)).lower()
                 for word in FORBIDDEN[slug]:
@@ -174,8 +174,8 @@ def test_rules_lines_are_at_most_80_characters(books):
         with pdfplumber.open(books / f"{slug}-rules.pdf") as doc:
             for n, page in enumerate(doc.pages[2:], start=3):
                 # the rules end at the heading "Worked examples" (wherever on its page)
-                heads = [l["top"] for l in page.extract_text_lines(strip=True)
-                         if l["text"] == "Worked examples"]
+                heads = [line["top"] for line in page.extract_text_lines(strip=True)
+                         if line["text"] == "Worked examples"]
                 if heads:
                     page = page.crop((0, 0, page.width, heads[0]))
                 for line in _lines(page):

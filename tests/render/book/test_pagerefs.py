@@ -6,8 +6,8 @@ import pytest
 from weasyprint import HTML
 from weasyprint.formatting_structure import boxes
 
-from builder.render.markup import page_ref
 from builder.render.book.pagerefs import PageRefError, fill_page_refs
+from builder.render.markup import page_ref
 
 PAGES = """
 <style>@page { size: A6; margin: 10mm } p { font-size: 11pt; text-align: justify }

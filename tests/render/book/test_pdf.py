@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from pypdf import PdfReader
-
 from helpers import ROOT, run_warbook
+from pypdf import PdfReader
 
 pytestmark = [pytest.mark.slow, pytest.mark.build]
 

@@ -39,8 +39,8 @@ def test_no_section_heading_ends_a_page(built):
     for pdf in [built / "pdf" / f"{s}-rules.pdf" for s in RULEBOOKS]:
         with pdfplumber.open(pdf) as doc:
             for n, page in enumerate(doc.pages, start=1):
-                lines = [l for l in page.extract_text_lines(strip=True)
-                         if l["bottom"] < page.height - foot]
+                lines = [line for line in page.extract_text_lines(strip=True)
+                         if line["bottom"] < page.height - foot]
                 if not lines:
                     continue
                 last = lines[-1]["chars"][0]
@@ -287,7 +287,7 @@ def test_two_blocks_of_pieces_share_a_sheet_in_bands():
     an A4 sheet, are packed onto one: the blocks one above the other, at least BAND_GAP
     apart; each band's vertical cut lines are marked just above and below it, and no mark
     touches any piece's art."""
-    from builder.render.pnp import layout as L
+    from builder.render.pnp import layout
     from builder.render.pnp.kinds import pack
     from builder.render.pnp.pieces import Piece, sheet_grid
     from builder.settings import PAPERS
@@ -303,14 +303,14 @@ def test_two_blocks_of_pieces_share_a_sheet_in_bands():
     assert len(sheets) == 1 and number == {0: 0, 1: 0}
     (s,) = sheets
     s.number, s.total = 2, 2
-    L.finish(s)  # proves the layout (raises on any fault)
-    top, low = L.bands(s.items)
+    layout.finish(s)  # proves the layout (raises on any fault)
+    top, low = layout.bands(s.items)
     assert [i.name for i in top] == [f"t{i}" for i in range(5)]
-    gap = L.union(i.art for i in low).y - L.union(i.art for i in top).bottom
-    assert gap >= L.BAND_GAP - 1e-6
+    gap = layout.union(i.art for i in low).y - layout.union(i.art for i in top).bottom
+    assert gap >= layout.BAND_GAP - 1e-6
     # the aids' middle cut line (x = 105) crosses the tokens' band: it is marked only at
     # the aids' band, not in the top margin
-    top_art = L.union(i.art for i in top)
+    top_art = layout.union(i.art for i in top)
     mid = [m for m in s.marks if m.vertical and abs(m.x1 - 105.0) < 1e-6]
     assert mid and all(min(m.y1, m.y2) > top_art.bottom for m in mid)
     for m in s.marks:
@@ -372,7 +372,7 @@ def test_compendium_references_land_where_they_say(built, report):
     folio: dict[tuple[str, int], int] = {}
     part_of: dict[int, str] = {}
     for i, text in enumerate(laid[:len(texts)]):
-        lines = [_norm(l) for l in text.splitlines() if l.strip()]
+        lines = [_norm(row) for row in text.splitlines() if row.strip()]
         m = FOLIO.match(lines[-1]) if lines else None
         if not m:
             continue
@@ -385,7 +385,7 @@ def test_compendium_references_land_where_they_say(built, report):
     # the contents
     toc = "\n".join(t for t in texts[1:5] if "Golden rules" in t)
     current, checked = None, 0
-    for line in (_norm(l) for l in toc.splitlines()):
+    for line in (_norm(row) for row in toc.splitlines()):
         first = [t for t in titles if line == f"{t} {t} \u00b7 1"]
         if first:
             current = first[0]

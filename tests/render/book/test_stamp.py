@@ -16,11 +16,17 @@ from pypdf import PdfReader
 from weasyprint import HTML
 
 from builder.render.book import glyphs
-from builder.render.fonts import find
 from builder.render.book.glyphs import Style, block, wrap
-from builder.render.book.pdf import (EMPTY, FELT, LABEL, OWNER, BookRenderer, BookFetcher,
-                                     diagram_placements)
+from builder.render.book.pdf import (
+    EMPTY,
+    FELT,
+    OWNER,
+    BookFetcher,
+    BookRenderer,
+    diagram_placements,
+)
 from builder.render.book.stamp import Art, stamp
+from builder.render.fonts import find
 from builder.settings import Settings
 
 MM = 72 / 25.4

@@ -11,17 +11,14 @@ import math
 import re
 from pathlib import Path
 
+import pypdf
+import pypdfium2 as pdfium
 import pytest
 import yaml
+from PIL import Image
 
-import pypdf  # noqa: E402  (required dependencies: a missing one fails, never skips)
-import pypdfium2 as pdfium  # noqa: E402
-
-from PIL import Image  # noqa: E402
-
-from builder.engine.core import full_deck  # noqa: E402
-from builder.render.pnp import layout as L  # noqa: E402
-from builder.render.pnp import render_all
+from builder.engine.core import full_deck
+from builder.render.pnp import layout, render_all
 from builder.render.pnp.deck import deck_sheets
 from builder.render.pnp.document import Renderer, overflows
 from builder.render.pnp.kinds import game_sheets
@@ -227,9 +224,9 @@ def near(a, b, tol=TOL):
 
 # --------------------------------------------------------------------------- layout numbers
 def test_px_at_300_dpi():
-    assert L.px(63) == 744
-    assert L.px(88) == 1039
-    assert L.px(25) == 295
+    assert layout.px(63) == 744
+    assert layout.px(88) == 1039
+    assert layout.px(25) == 295
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -260,13 +257,13 @@ def test_deck_grid_fits_and_backs_mirror(paper):
 
 def test_a_layout_that_cannot_fit_is_refused():
     # 3 x 3 cards, each with its own 3 mm bleed (207 x 282 mm), on US Letter
-    s = L.Sheet(PAPERS["letter"], False, "too big")
+    s = layout.Sheet(PAPERS["letter"], False, "too big")
     w, h = s.size
-    for box, bleed in L.grid(w, h, 9, 3, 3, 63, 88, gap=6, bleed=3):
-        s.items.append(L.Item(box, "card", "c", bleed))
+    for box, bleed in layout.grid(w, h, 9, 3, 3, 63, 88, gap=6, bleed=3):
+        s.items.append(layout.Item(box, "card", "c", bleed))
     s.number = s.total = 1
-    with pytest.raises(L.LayoutError):
-        L.finish(s)
+    with pytest.raises(layout.LayoutError):
+        layout.finish(s)
 
 
 def test_marks_are_outside_every_trim_and_bleed(report):
@@ -275,7 +272,7 @@ def test_marks_are_outside_every_trim_and_bleed(report):
         sheets, _ = game_sheets(r, game, PAPERS["letter"])
         for s in sheets:
             for m in s.marks:
-                assert 0.15 <= L.MARK_WIDTH <= 0.25
+                assert 0.15 <= layout.MARK_WIDTH <= 0.25
                 for it in s.items:
                     assert not m.box().overlaps(it.art)
                     assert not m.box().overlaps(it.box)
@@ -604,8 +601,8 @@ def test_component_pngs(build, report):
         for piece in kit.pieces:
             path = out / "png" / game.slug / f"{piece.name}.png"
             with Image.open(path) as img:
-                box = piece.png_box or L.Box(0, 0, piece.w, piece.h)
-                assert img.size == (L.px(box.w), L.px(box.h)), path.name
+                box = piece.png_box or layout.Box(0, 0, piece.w, piece.h)
+                assert img.size == (layout.px(box.w), layout.px(box.h)), path.name
                 assert all(abs(d - 300) < 0.01 for d in _dpi(img))
     with Image.open(out / "png" / "winning-the-battle" / "stone-front.png") as img:
         assert img.size == (295, 295) and img.mode == "RGBA"

@@ -355,7 +355,8 @@ def test_every_page_loads_cleanly(browser, site, pages):
             broken = pg.evaluate("""Promise.all(Array.from(document.images).map(i => {
                 i.loading = 'eager'; return i.decode().then(() => i.naturalWidth > 0 ? null : i.src, () => i.src); }))
                 .then(r => r.filter(Boolean))""")
-            fonts = pg.evaluate("document.fonts.ready.then(f => Array.from(f).filter(x => x.status === 'error').map(x => x.family))")
+            fonts = pg.evaluate("document.fonts.ready.then(f => Array.from(f)"
+                                ".filter(x => x.status === 'error').map(x => x.family))")
             assert not broken, f"{name}: images not loaded: {broken[:5]}"
             assert not fonts, f"{name}: fonts failed: {fonts}"
             assert not watch.problems, f"{name}: {watch.problems}"
@@ -545,7 +546,8 @@ def test_without_javascript_every_step_is_listed(browser, site):
         steps = pg.locator(".step")
         total = steps.count()
         assert total > 20
-        visible = pg.evaluate("Array.from(document.querySelectorAll('.step')).filter(s => s.offsetParent !== null).length")
+        visible = pg.evaluate("Array.from(document.querySelectorAll('.step'))"
+                              ".filter(s => s.offsetParent !== null).length")
         assert visible == total
         assert pg.locator(".viewer-controls").first.is_hidden()
         assert pg.locator(".step-title").first.is_visible()
@@ -803,7 +805,9 @@ QUERIES = [
 def results(pg, page: str, query: str) -> list[str]:
     if page == "search.html":
         pg.fill("#search-page-q", query)
-        pg.wait_for_function("""q => document.getElementById('search-page-status').textContent.includes(q)""", arg=query)
+        pg.wait_for_function(
+            "q => document.getElementById('search-page-status').textContent.includes(q)",
+            arg=query)
         return pg.eval_on_selector_all("#search-page-list .hit a", "as => as.map(a => a.getAttribute('href'))")
     pg.fill("#search-q", query)
     pg.wait_for_selector("#search-results:not([hidden]) .hit a")
@@ -873,7 +877,8 @@ def test_matched_words_are_marked_where_a_result_lands(context, site):
     pg.wait_for_selector("#term-reinforcing mark.landed")
     marks = pg.eval_on_selector_all("mark.landed", "ms => ms.map(m => m.textContent)")
     assert marks and all(m.lower().startswith("reinforc") for m in marks), marks
-    assert pg.evaluate("Array.from(document.querySelectorAll('mark.landed')).every(m => m.closest('#term-reinforcing'))")
+    assert pg.evaluate("Array.from(document.querySelectorAll('mark.landed'))"
+                       ".every(m => m.closest('#term-reinforcing'))")
     assert not watch.problems
 
 
