@@ -23,7 +23,7 @@ from .errors import InternalError
 #: the package whose folder holds ``templates`` (and the package's own modules)
 PACKAGE = "builder"
 
-#: every file the package ships under ``templates/`` (tests/build/test_wheel.py holds this
+#: every file the package ships under ``templates/`` (tests/build/test_packaging.py holds this
 #: list to the repository's folder, so a new template is listed here or the tests fail)
 SHIPPED = (
     "book/_diagram_print.html.j2", "book/_game.html.j2", "book/_numbers.html.j2",

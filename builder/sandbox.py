@@ -63,7 +63,7 @@ from .diagnostics import Diagnostic, Diagnostics, Located, suggest
 @dataclass(frozen=True)
 class Limits:
     """What one render of one template may use (the shipped content uses a few per cent
-    of each: see tests/test_template_sandbox.py and docs/content-format.md)."""
+    of each: see tests/render/test_template_sandbox.py and docs/content-format.md)."""
 
     #: ticks: loop rounds, calls, attribute and item reads, filters, intercepted operators
     operations: int = 2_000_000
@@ -817,7 +817,7 @@ class Product:
 #: what the shipped renderers pass each template: render/site/pages.py (SiteRenderer),
 #: render/book/pdf.py (BookRenderer), render/pnp/document.py (Renderer, with the macros of
 #: texts.html.j2 and cover.html.j2 called from Python: their names come in as arguments).
-#: tests/test_template_sandbox.py checks this table against a real render.
+#: tests/render/test_template_sandbox.py checks this table against a real render.
 _SITE_PAGE = frozenset({"games", "nav", "current", "page_title", "page", "preview",
                         "description"})
 PRODUCTS: dict[str, Product] = {

@@ -696,7 +696,7 @@ class GameDef:
     #: an optional fast path for simulation: a whole game between random bots played
     #: without states, drawing from the generator exactly what the reference loop draws,
     #: ``fast_random(options, rng) -> (steps, rounds, winner or None, capped)``; a test
-    #: must prove it equal to the engine game for game (see tests/test_lab.py)
+    #: must prove it equal to the engine game for game (see tests/lab/test_lab.py)
     fast_random: Callable[..., tuple[int, int, str | None, bool]] | None = None
     #: the table in words after a step, for the printed state lines: ``describe(view,
     #: options)`` returns ``[(player id or "", text)]`` (see ``words.py``); default: the

@@ -482,7 +482,7 @@ def fast_random_game(options: dict[str, Any], rng: random.Random, trace: list | 
     lab's fast path. It draws from ``rng`` exactly what the reference loop draws (the
     shuffle of the 13 diamonds, then Player 1's and Player 2's card each round, each
     ``rng.choice`` over the hand lowest first), so a seed gives the same game card for
-    card; tests/test_lab.py proves it on thousands of seeded games. Returns (steps,
+    card; tests/lab/test_lab.py proves it on thousands of seeded games. Returns (steps,
     rounds, winner or None, capped); with ``trace`` a list, appends (p1's card, p2's card,
     p1's score, p2's score) after each round."""
     del options

@@ -251,7 +251,7 @@ def fast_random_game(options: dict[str, Any], rng: random.Random, trace: list | 
     lab's fast path. It draws from ``rng`` exactly what the reference loop draws (the
     deal's shuffle, then each trick both players' one-way choice of "turn", which still
     draws from the generator), and follows :meth:`WarState._apply` trick for trick;
-    tests/test_lab.py proves it equal to the engine on thousands of seeded games. Returns
+    tests/lab/test_lab.py proves it equal to the engine on thousands of seeded games. Returns
     (steps, tricks, winner or None, capped); with ``trace`` a list, appends (p1's deck,
     p2's deck) as rank numbers, top first, after each trick."""
     rank = ACE_HIGH if options["aces"] == "high" else ACE_LOW

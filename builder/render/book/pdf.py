@@ -365,7 +365,7 @@ def _step_height(step, text_width: float, max_cols: int) -> float:
 def example_height(e, text_width: float, max_cols: int = 14) -> float:
     """An estimate (mm) of an example's height in print, so that only an example that fits
     on one page is kept from breaking across pages (within a few per cent of the laid-out
-    height: tests/test_book_layout.py measures it)."""
+    height: tests/render/book/test_book_layout.py measures it)."""
     h = 14 + _height(_paras(e.intro), BODY, MEASURE) + _height(
         [" ".join(line for _, line in e.rules)], META, META_MEASURE)
     d = step_layout(e.setup, text_width, max_cols)
