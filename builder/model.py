@@ -161,7 +161,7 @@ class Game:
     #: the print-and-play kit (``builder.content.kit.Component``s), defaults filled in
     kit: list[Any] = field(default_factory=list)
     #: the balance lab's settings and the designer's claims (``balance:`` in game.yaml,
-    #: read by builder/balance.py); None when the game states none
+    #: read by builder/content/balance.py); None when the game states none
     balance: "Balance | None" = None
 
     def rule_index(self) -> dict[str, Rule]:

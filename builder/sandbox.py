@@ -147,10 +147,19 @@ _REFUSED_NAMES = frozenset({"format", "format_map", "mro", "open", "read_text", 
                             "ag_code", "f_globals", "f_locals", "f_builtins", "func_globals"})
 
 
+#: records outside the render stage that hold only numbers and words (a paper and its
+#: margins), so a view record may carry one; never ``Settings``, which holds paths
+_PLAIN_RECORDS = frozenset({("builder.settings", "Paper"), ("builder.settings", "Margins")})
+
+
 def is_record(value: Any) -> bool:
-    """A view record of the render stage: a dataclass instance defined in ``builder.render``."""
-    return (dataclasses.is_dataclass(value) and not isinstance(value, type)
-            and type(value).__module__.startswith("builder.render."))
+    """A view record of the render stage (a dataclass instance defined in
+    ``builder.render``), or one of the few plain records it carries (a ``Paper``)."""
+    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+        return False
+    kind = type(value)
+    return (kind.__module__.startswith("builder.render.")
+            or (kind.__module__, kind.__qualname__) in _PLAIN_RECORDS)
 
 
 #: type -> whether a template may read its values (plain data, view records, Jinja's own)

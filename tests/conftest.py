@@ -6,6 +6,7 @@ Shared helpers that are not fixtures live in tests/helpers.py."""
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from pathlib import Path
 
@@ -24,6 +25,14 @@ if os.environ.get("MUTANT_UNDER_TEST") == "stats":
 # session's own (builder/lab/figures.py).
 os.environ.setdefault("WARBOOK_LAB_GAMES", "150")
 os.environ.setdefault("WARBOOK_CACHE", tempfile.mkdtemp(prefix="warbook-figures-"))
+
+# A run started in the background by a script (`bash .ci/run &`, a CI runner without job
+# control) inherits SIGINT ignored, and every process it starts would too: a `warbook
+# serve` started by the tests would then never see the Ctrl-C they stop it with. Any
+# handler here (a handler, unlike "ignored", is not inherited) gives the processes the
+# tests start the default: Ctrl-C interrupts.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

@@ -13,5 +13,6 @@ class BuildError(WarbookError):
     def __init__(self, message: str, internal: bool = False, located: bool = False):
         super().__init__(message)
         self.internal = internal
+        self.exit_code = 2 if internal else 1
         #: the message is a located diagnostic (``path:line:col: error: ...``), shown as is
         self.located = located

@@ -141,6 +141,15 @@ def test_impure_finds_objects_with_powers():
                    "context['f']: builtins.builtin_function_or_method"]
 
 
+def test_a_paper_is_plain_but_the_settings_are_not(tmp_path: Path):
+    """A sheet may carry its Paper (numbers and words); the Settings hold paths."""
+    from builder.settings import PAPERS, Settings
+
+    assert sandbox.impure({"paper": PAPERS["a4"], "margins": PAPERS["a4"].book}) == []
+    assert sandbox.impure({"s": Settings(tmp_path, tmp_path / "out")}) == [
+        "context['s']: builder.settings.Settings"]
+
+
 # --------------------------------------------------------------------------- 3. limits
 BOMBS = {
     "loops forever": ("{% set l = range(1000) | list %}\n"
