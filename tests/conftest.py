@@ -6,6 +6,7 @@ Shared helpers that are not fixtures live in tests/helpers.py."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import tempfile
 from pathlib import Path
@@ -46,19 +47,34 @@ def report():
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Path:
-    """The output folder of a full build of the shipped content (A4).
+def built(tmp_path_factory, worker_id) -> Path:
+    """The output folder of a full build of the shipped content (A4), made once per test
+    session: the workers of ``-n 2`` share it (the first to need it builds it, holding a
+    lock the other waits on), so the suite pays for one build, not one per worker. The
+    tests only read it.
 
     For quick local runs only, WARBOOK_TEST_OUTPUT may name an existing build to reuse;
     CI never sets it, so there the build always runs."""
-    import os
+    import fcntl
 
     reuse = os.environ.get("WARBOOK_TEST_OUTPUT")
     if reuse:
         return Path(reuse)
-    out = tmp_path_factory.mktemp("build") / "output"
-    proc = run_warbook("build", "--out", str(out))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    if worker_id == "master":  # no workers: this session's own folder
+        out = tmp_path_factory.mktemp("build") / "output"
+        proc = run_warbook("build", "--out", str(out))
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return out
+    shared = tmp_path_factory.getbasetemp().parent / "shared-build"  # this session's workers'
+    with open(shared.parent / "shared-build.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        out, done = shared / "output", shared / "built"
+        if not done.exists():
+            shutil.rmtree(shared, ignore_errors=True)
+            shared.mkdir()
+            proc = run_warbook("build", "--out", str(out))
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+            done.write_text("ok\n")
     return out
 
 
