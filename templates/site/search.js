@@ -169,12 +169,17 @@
 
   function links() { return Array.prototype.slice.call(box.querySelectorAll("a, input")); }
 
+  var shown = null;  /* the query and scope the list now shows */
+
   function update() {
     var q = input.value;
-    if (!q.trim()) { close(); list.textContent = ""; status.textContent = ""; return; }
+    if (!q.trim()) { close(); list.textContent = ""; status.textContent = ""; shown = null; return; }
     withIndex(function (db) {
       if (input.value !== q) return;
       var only = onlyHere && onlyHere.checked ? CURRENT : "";
+      /* the same query again keeps the list, and with it the reader's place in it */
+      if (shown === only + "\n" + q) { box.hidden = false; return; }
+      shown = only + "\n" + q;
       var hits = search(db, q, only);
       list.textContent = "";
       hits.slice(0, MAX).forEach(function (h) { list.appendChild(item(h)); });
@@ -201,7 +206,7 @@
     var timer = null;
     input.addEventListener("input", function () {
       clearTimeout(timer);
-      timer = setTimeout(update, 60);
+      timer = setTimeout(function () { timer = null; update(); }, 60);
     });
     if (onlyHere) onlyHere.addEventListener("change", update);
     input.addEventListener("focus", function () { withIndex(function () {}); });
@@ -210,6 +215,9 @@
     });
     input.addEventListener("keydown", function (e) {
       if (e.key === "ArrowDown") {
+        /* a reader quicker than the pause after typing: show this query's hits first,
+           so the list is not rebuilt under the link they move to */
+        if (timer !== null) { clearTimeout(timer); timer = null; update(); }
         var ls = list.querySelectorAll("a");
         if (ls.length) { e.preventDefault(); box.hidden = false; ls[0].focus(); }
       } else if (e.key === "Escape") {

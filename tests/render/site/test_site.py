@@ -397,6 +397,23 @@ def test_search_page_lists_every_hit(context, site):
     assert not watch.problems, watch.problems
 
 
+def test_search_arrow_before_the_pause(context, site):
+    """A reader who presses the down arrow before the pause after typing keeps their place:
+    the list is the final query's and is not rebuilt under the focused link."""
+    pg, watch = open_page(context, site, "war.html")
+    pg.keyboard.press("/")
+    pg.keyboard.type("gen", delay=120)
+    pg.wait_for_selector("#search-results:not([hidden]) .hit a")
+    pg.keyboard.type("eral")          # no pause: the list still shows "gen"'s hits
+    pg.keyboard.press("ArrowDown")
+    first = pg.evaluate("document.activeElement.getAttribute('href')")
+    assert first and "#" in first
+    pg.wait_for_timeout(300)          # past the pause the typing started
+    assert pg.evaluate("document.activeElement.getAttribute('href')") == first
+    assert pg.input_value("#search-q") == "general"
+    assert not watch.problems, watch.problems
+
+
 def test_search_keyboard(context, site):
     pg, watch = open_page(context, site, "war.html")
     pg.keyboard.press("/")
