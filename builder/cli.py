@@ -190,7 +190,7 @@ def check_balance(report, args) -> int:
 
     print_report(report)
     failed = tested = 0
-    for g in report.content.games:
+    for g in (r.game for r in report.games):  # narrowed by --game
         if g.balance is None or not g.balance.claims:
             continue
         try:

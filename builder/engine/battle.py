@@ -50,6 +50,7 @@ Hence at most N + 2PN + P steps: 262 for two players, 940 for four.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from typing import Any
 
@@ -600,11 +601,18 @@ def from_setup(options: dict[str, Any], setup: dict[str, Any]) -> BattleState:
 
 # --------------------------------------------------------------------------- bot
 def _unseen(state: BattleState, q: str) -> Counter:
+    """The cards ``q`` may hold out of sight, as a Counter of the cards left."""
+    return Counter({c: m for c, m in _unseen_counts(state, q).items() if m > 0})
+
+
+def _unseen_counts(state: BattleState, q: str) -> dict[Card, int]:
     """The cards ``q`` may hold out of sight (hand and deck), deduced from what everyone
     can see: q's cards minus the Killed pile, q's discard pile and q's cards in play.
-    (Counted down card by card and the empty counts dropped at the end: the same as
-    subtracting Counters one after another, at a fraction of the cost in simulation.)"""
-    out = Counter(cards_of(state.options, q))
+    (Counted down card by card, the counts that reach 0 kept: the same as subtracting
+    Counters one after another once the counts under 1 are dropped, at a fraction of the
+    cost in simulation.)"""
+    out = dict(_START_COUNTS.get((state.options["players"], q))
+               or _start_counts(state.options, q))
     suits = SUITS_OF[state.options["players"]][q]
     for c in state.killed:
         if c.suit in suits:
@@ -613,19 +621,35 @@ def _unseen(state: BattleState, q: str) -> Counter:
         out[c] -= 1
     for c, _ in state.play[q]:
         out[c] -= 1
-    return Counter({c: m for c, m in out.items() if m > 0})
+    return out
 
 
-def _below(state: BattleState, pool: Counter, v: int, equal: bool = False) -> float:
-    n = sum(pool.values())
-    if not n:
-        return 1.0
-    rank = state.rank
-    if equal:
-        k = sum(m for c, m in pool.items() if rank[c.rank] <= v)
-    else:
-        k = sum(m for c, m in pool.items() if rank[c.rank] < v)
-    return k / n
+_START_COUNTS: dict[tuple[int, str], dict[Card, int]] = {}
+
+
+def _start_counts(options: dict[str, Any], q: str) -> dict[Card, int]:
+    counts = _START_COUNTS[(options["players"], q)] = dict(Counter(cards_of(options, q)))
+    return counts
+
+
+class _Odds:
+    """The share of a pool of unseen cards that a value beats (or at least ties), by
+    bisection over the pool's sorted values: the same fractions as counting the pool card
+    by card, asked many times a decision by the search bot's playouts."""
+
+    __slots__ = ("values", "n")
+
+    def __init__(self, state: BattleState, counts: dict[Card, int]) -> None:
+        rank = state.rank
+        self.values = sorted(rank[c.rank] for c, m in counts.items() if m > 0
+                             for _ in range(m))
+        self.n = len(self.values)
+
+    def below(self, v: int, equal: bool = False) -> float:
+        if not self.n:
+            return 1.0
+        k = bisect_right(self.values, v) if equal else bisect_left(self.values, v)
+        return k / self.n
 
 
 def heuristic(state: State, player: str, rng: random.Random) -> Any:
@@ -653,20 +677,20 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
         return opts[0]
     if state.battle is None:
         opps = [q for q in state.live() if q != player]
-        pools = [_unseen(state, q) for q in opps]
+        pools = [_Odds(state, _unseen_counts(state, q)) for q in opps]
         hand = sorted(opts, key=state.value)
         lo, hi = hand[0], hand[-1]
 
         def p_win(c: Card) -> float:
             r = 1.0
             for pool in pools:
-                r *= _below(state, pool, state.value(c))
+                r *= pool.below(state.value(c))
             return r
 
         def p_safe(c: Card) -> float:
             r = 1.0
             for pool in pools:
-                r *= _below(state, pool, state.value(c), equal=True)
+                r *= pool.below(state.value(c), equal=True)
             return r
 
         if p_win(lo) == 1.0:
@@ -681,13 +705,13 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     # a battle: hand-up or deck-up
     b = state.battle
     foes = [q for q in b["fighters"] if q != player]
-    pools = [_unseen(state, q) for q in foes]
+    pools = [_Odds(state, _unseen_counts(state, q)) for q in foes]
 
     def score(c: Card) -> float:
         win = tie = 1.0
         for pool in pools:
-            win *= _below(state, pool, state.value(c))
-            tie *= _below(state, pool, state.value(c), equal=True)
+            win *= pool.below(state.value(c))
+            tie *= pool.below(state.value(c), equal=True)
         return win + 0.5 * (tie - win)
 
     mine = _unseen(state, player) - Counter(state.hand[player])

@@ -789,9 +789,10 @@ def from_setup(options: dict[str, Any], setup: dict[str, Any]) -> BattleLinesSta
 
 
 # --------------------------------------------------------------------------- bots
-def _blind_score(line: Line, reserve: Card | None) -> float:
-    """How good a deployment looks without seeing the other line."""
-    s = sum(value(c) for c in line.cards())
+def _blind_score(line: Line, reserve: Card | None, cards: list[Card] | None = None) -> float:
+    """How good a deployment looks without seeing the other line (``cards``: the line's
+    cards, when the caller has them already)."""
+    s = sum(value(c) for c in (line.cards() if cards is None else cards))
     if line.centre is not None:
         s += 0.1 * value(line.centre)  # the centre cannot be helped: put strength there
     if reserve is not None:
@@ -866,8 +867,9 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
         if seen:
             score = _seen_score(player, line, state)
         else:
-            rest = [c for c in ch.hand if c not in line.cards()]
-            score = _blind_score(line, rest[0] if len(rest) == 1 else None)
+            placed = line.cards()
+            rest = [c for c in ch.hand if c not in placed]
+            score = _blind_score(line, rest[0] if len(rest) == 1 else None, placed)
         if best_score is None or score > best_score:
             best_line, best_score = line, score
     return best_line
