@@ -296,6 +296,15 @@ def test_a_false_claim_fails_at_its_line_with_the_measured_figure(tmp_path, caps
     assert "balance: 2 claims tested, 1 borne out, 1 not" in proc.stdout
 
 
+def test_check_balance_of_one_game_tests_only_its_claims(capsys):
+    """``--game`` narrows the claims too: War states three (content/war/game.yaml), and
+    only those are played and judged, not the other games' (26 in all)."""
+    proc = warbook_here(capsys, "check", "--balance", "--games", "60", "--game", "war")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "balance: 3 claims tested, 3 borne out, 0 not" in proc.stdout
+    assert "battle:" not in proc.stdout and "ultimate:" not in proc.stdout
+
+
 # --------------------------------------------------------------------------- the command
 def test_simulate_json_through_the_command_line(capsys):
     proc = warbook_here(capsys, "simulate", "winning-the-battle", "--games", "40", "--seed", "3", "--json")
