@@ -29,6 +29,21 @@ def text(value: Any) -> str:
     return " ".join(value.split()) if "\n" not in value.strip() else value.strip()
 
 
+def line(limit: int, where: str = "on one line of a sheet") -> Callable[[Any], str]:
+    """Some text of one line, at most ``limit`` characters (it is printed ``where``, and a
+    longer one cannot fit there: said here, at its line, not by the build)."""
+    def check(value: Any) -> str:
+        out = text(value)
+        if "\n" in out:
+            raise ValueError(f"must be one line of text (it is printed {where}), got "
+                             f"{out.count(chr(10)) + 1} lines")
+        if len(out) > limit:
+            raise ValueError(f"must be at most {limit} characters (it is printed {where}), "
+                             f"got {len(out):,}")
+        return out
+    return check
+
+
 def whole(lo: int, hi: int) -> Callable[[Any], int]:
     """A whole number from ``lo`` to ``hi`` (true and false are not numbers)."""
     def check(value: Any) -> int:

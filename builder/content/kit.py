@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostics, Located, describe, suggest
 from ..limits import MAX_COPIES, MAX_DECK_CARDS, MAX_KIT, over
 from ..yamlsrc import LocDict, LocList
 from .base import Reader
-from .fields import REQUIRED, boolean, box_mm, one_of, size_mm, text, whole
+from .fields import REQUIRED, boolean, box_mm, line, one_of, size_mm, text, whole
 
 #: parts a section may hold, printed in the order written: quick reference lines as a
 #: list (``lines``) or as paragraphs (``paragraphs``), rule bodies (``rule``), the text of
@@ -74,21 +74,27 @@ def art_params(value: Any) -> dict:
     return out
 
 
-COMMON = {"label": (text, None), "row": (text, None), "how": (text, None)}
+#: the longest texts a sheet has room for: a sheet's title and its row of the cover's table
+#: (one line each), and the cutting instructions (a short paragraph on the cover)
+LABEL, ROW, HOW = line(100, "as a sheet's title"), line(120, "as a row of the cover's table"), \
+    line(600, "on the cover, under how to cut")
+NAME, WHO = line(80, "as a component's name"), line(80, "on a mat, under its name")
+
+COMMON = {"label": (LABEL, None), "row": (ROW, None), "how": (HOW, None)}
 
 KINDS: dict[str, dict[str, tuple[Callable, Any]]] = {
     "player-aid": {"sections": ("sections", None), "per_sheet": (whole(1, 4), 2), **COMMON},
-    "tokens": {"name": (text, "Token"), "stem": (text, "token"), "count": (whole(1, 30), 5),
+    "tokens": {"name": (NAME, "Token"), "stem": (text, "token"), "count": (whole(1, 30), 5),
                "diameter": (whole(15, 40), 25),
                "front": (text, ""), "back": (text, None), **COMMON},
-    "score-track": {"name": (text, "Score track"), "from": (whole(-99, 999), 0),
+    "score-track": {"name": (NAME, "Score track"), "from": (whole(-99, 999), 0),
                     "to": (whole(-99, 999), REQUIRED), "layout": (one_of("grid", "snake", "ring"),
                                                                   "snake"),
                     "players": (whole(1, 8), 2), **COMMON},
-    "mat": {"name": (text, REQUIRED), "stem": (text, "mat"), "size": (size_mm, REQUIRED),
+    "mat": {"name": (NAME, REQUIRED), "stem": (text, "mat"), "size": (size_mm, REQUIRED),
             "per": (one_of("player", "table"), "table"), "players": ("players", None),
             "art": (text, None), "params": (art_params, None), "text": ("sections", None),
-            "panel": (box_mm, None), "title": (boolean, True), "who": (text, None),
+            "panel": (box_mm, None), "title": (boolean, True), "who": (WHO, None),
             "per_sheet": (whole(1, 2), 1), "landscape": (boolean, True),
             "copies": ("copies", None), **COMMON},
     "round-tracker": {"rounds": (whole(2, 40), 20), "laps": (whole(1, 20), 10),
@@ -253,7 +259,7 @@ class KitReader(Reader):
                             return None
                     elif k in ("who", "stem"):
                         try:
-                            variant[k] = text(copy[k])
+                            variant[k] = WHO(copy[k]) if k == "who" else text(copy[k])
                         except ValueError as e:
                             self.diags.error(copy.at(k), f"{kind}.copies.{k} {e}")
                             return None

@@ -49,6 +49,11 @@ def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int
     ("kit:\n  - kind: score-track\n    to: 50\n    layout: spiral\n", (3, 13),
      "score-track.layout must be one of grid, snake, ring, got 'spiral'"),
     ("kit:\n  - kind: score-track\n", (1, 5), "score-track: 'to' is missing"),
+    ("kit:\n  - kind: score-track\n    to: 50\n    row: " + "x" * 121 + "\n", (3, 10),
+     "score-track.row must be at most 120 characters (it is printed as a row of the cover's "
+     "table), got 121"),
+    ("kit:\n  - kind: tokens\n    label: |\n      Tokens\n      and more\n", (2, 12),
+     "tokens.label must be one line of text (it is printed as a sheet's title), got 2 lines"),
     ("kit:\n  - kind: mat\n    name: M\n    size: [.nan, 10]\n", (3, 11),
      "mat.size must be 20 to 400 mm each way, got [nan, 10]"),
     ("kit:\n  - kind: mat\n    name: M\n    size: [100, 60]\n    art: dragons\n", (4, 10),
