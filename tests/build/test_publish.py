@@ -172,37 +172,39 @@ def build(out: Path, paper: str, kill_at: str | None = None, kill_after: float |
 @pytest.mark.slow
 @pytest.mark.build
 def test_killed_real_builds(tmp_path: Path):
-    """Builds of one game (A4, then Letter) killed at the named points of publication and
-    at random moments. After each kill the output is the whole previous build (every
-    file's bytes as before) or the whole new one (the same file names, and not one file
-    left from the previous build: a --game build rewrites every file); the next build
-    leaves nothing behind."""
+    """Builds of one game killed at the named points of publication and at random
+    moments, each from a whole build on one paper to a build on the other (A4 and Letter
+    in turn). After each kill the output is the whole previous build (every file's bytes
+    as before) or the whole new one (the new paper's file names, and not one file left
+    from the previous build: a --game build on another paper rewrites every file); the next
+    build leaves nothing behind, and is the previous build of the next kill."""
     ref = tmp_path / "reference"
     assert build(ref, "letter") == 0
-    new_names = set(files(ref))
     out = tmp_path / "output"
+    assert build(out, "a4") == 0
+    names = {"letter": set(files(ref)), "a4": set(files(out))}
     rng = random.Random(13)
     # ("completing" is not reached here: a --game build rewrites every file, so there is
     # nothing of the previous output to link in; the fast tests kill it there)
     runs = [("staged", None), ("completed", None), ("swapped", None)]
     runs += [(None, rng.uniform(1.0, 10.0)) for _ in range(2)]
-    for point, delay in runs:
-        assert build(out, "a4") == 0
+    for i, (point, delay) in enumerate(runs):
+        paper = ("letter", "a4")[i % 2]
         old = files(out)
-        build(out, "letter", kill_at=point, kill_after=delay)
+        build(out, paper, kill_at=point, kill_after=delay)
         now = files(out)
         kept = {name for name in now if name in old and now[name][1] == old[name][1]}
         whole_old = now == old
         # a whole build keeps the website's files that come out the same (incremental
         # builds link them over), but every PDF and picture is new on the other paper
-        whole_new = set(now) == new_names and not {k for k in kept if not k.startswith("site/")}
+        whole_new = set(now) == names[paper] and not {k for k in kept if not k.startswith("site/")}
         assert whole_old or whole_new, f"a mix after a kill at {point or delay}: kept {kept}"
         if point == "swapped":
             assert whole_new
         elif point is not None:
             assert whole_old
-        assert build(out, "letter") == 0
-        assert set(files(out)) == new_names
+        assert build(out, paper) == 0
+        assert set(files(out)) == names[paper]
         assert leftovers(out) == []
 
 
