@@ -800,7 +800,7 @@ RELAYED = {"msg": "game-option-setting-value", "str(e)": "game-engine-broken-fil
 #: are pinned by tests/test_kit.py and tests/test_lab.py
 READERS = sorted(p for p in (ROOT / "builder" / "content").glob("*.py")
                  if p.name not in ("kit.py", "balance.py"))
-KIT_AND_BALANCE_FIELDS = {"boolean", "share", "size_mm", "box_mm"}
+KIT_AND_BALANCE_FIELDS = {"boolean", "share", "size_mm", "box_mm", "line"}
 
 
 def _message_fragments() -> list[tuple[str, int, str]]:
