@@ -363,6 +363,9 @@ class Replayer:
                 self.diags.error(loc, f"{label}: illegal: {who}{e.message}"
                                  + (f" (rule {rule})" if rule else ""), detail=before)
                 return False
+            except Exception as e:  # the game's own code failed: said at its line, with this
+                e.add_note(f"replaying {label} of {where.path}:{where.line}")
+                raise
             for ev in events:
                 replay.rules_cited.add(ev.rule)
             table = state.take_shown()

@@ -502,6 +502,14 @@ def run(args) -> int:
             raise
         return e.exit_code
     except Exception as e:
+        from . import faults
+
+        fault = faults.from_exception(e)
+        if fault is not None:  # raised by a game's own code: the designer's to fix
+            print(str(fault), file=sys.stderr)
+            if os.environ.get("WARBOOK_DEBUG"):
+                raise
+            return 1
         if machine.is_machine(e):  # the machine's failure (a full disk ...), not a bug
             print(f"error: {machine.describe(e, hint=False)}", file=sys.stderr)
             if os.environ.get("WARBOOK_DEBUG"):

@@ -23,6 +23,7 @@ STAGES: list[tuple[str, list[str]]] = [
                     "builder.limits", "builder.names", "builder.links", "builder.contentpath",
                     "builder.resources", "builder.yamlsrc", "builder.machine",
                     "builder.children", "builder.logs", "builder.lock", "builder.sandbox",
+                    "builder.faults",
                     "builder"]),
     ("model", ["builder.model"]),
     ("engine", ["builder.engine"]),

@@ -13,7 +13,7 @@ import sys
 import traceback
 
 from .. import children as child_processes
-from .. import lock, machine
+from .. import faults, lock, machine
 from ..diagnostics import Diagnostic
 from ..render.errors import RenderError
 from .errors import BuildError
@@ -88,6 +88,8 @@ def _run_child(work, send, parent: int | None = None) -> None:
     except Exception as e:  # noqa: BLE001 - whatever stops the child fails the build
         if isinstance(e, Diagnostic) or getattr(e, "located", False):
             kind, message = "located", str(e)
+        elif faults.from_exception(e) is not None:  # a fault of a game's own code
+            kind, message = "located", str(faults.from_exception(e))
         elif isinstance(e, (BuildError, RenderError)) and not getattr(e, "internal", False):
             kind, message = "error", str(e)
         elif machine.is_machine(e):

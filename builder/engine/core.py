@@ -138,6 +138,9 @@ class IllegalDecision(Exception):
         self.player = player
         self.message = message
 
+    def __reduce__(self):  # pickles with its three fields (an exception pickles its args)
+        return (type(self), (self.rule, self.message, self.player))
+
 
 class SetupError(Exception):
     """A setup that the game cannot start from. ``where`` is the setup key at fault

@@ -26,6 +26,7 @@ from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
+from .. import faults
 from ..diagnostics import suggest
 from ..errors import WarbookError
 from .core import GameDef
@@ -75,7 +76,21 @@ def _installed(name: str) -> GameDef:
     except Exception as e:  # noqa: BLE001 - a broken plugin is reported, not raised
         raise EngineError(f"the {name} engine ({ep.value}) failed to load: "
                           f"{type(e).__name__}: {e}") from None
+    _note_plugin_code(ep.module)
     return _check_gamedef(obj, f"the {name} engine ({ep.value})")
+
+
+def _note_plugin_code(module_name: str) -> None:
+    """A plugin's package (or module) is a game's own code (:mod:`builder.faults`); an
+    engine shipped in warbook is not."""
+    top = module_name.split(".")[0]
+    if top == __name__.split(".")[0]:
+        return
+    module = sys.modules.get(top)
+    where = getattr(module, "__file__", None)
+    if where:
+        path = Path(where)
+        faults.add_game_code(path.parent if path.name == "__init__.py" else path)
 
 
 def load_engine_file(path: Path) -> GameDef:
@@ -85,6 +100,7 @@ def load_engine_file(path: Path) -> GameDef:
     log.debug(f"loading the engine file {path}")
     modname = "warbook_content_engine_" + "".join(
         c if c.isalnum() else "_" for c in path.parent.name) + f"_{abs(hash(str(path))):x}"
+    faults.add_game_code(path)  # its exceptions are the designer's, said at their line
     spec = importlib.util.spec_from_file_location(modname, path)
     if spec is None or spec.loader is None:
         raise EngineError(f"cannot load {path.name}", str(path), 1)

@@ -36,6 +36,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
+from .. import faults
 from ..errors import WarbookError
 from ..model import Content, Game
 from .simulate import simulate
@@ -154,7 +155,12 @@ def book_figures(report) -> BookFigures:
         game = game_report.game
         try:
             found[game.slug] = figures(game)
+        except faults.EngineFault:  # a fault of the game's own code, said at its line
+            raise
         except Exception as e:  # noqa: BLE001 - a designer's engine that cannot be simulated
+            fault = faults.from_exception(e)
+            if fault is not None:
+                raise fault from None
             raise FiguresError(f"{game.slug}: the balance lab could not play the game on its "
                                f"engine: {type(e).__name__}: {e}") from None
     return BookFigures(MappingProxyType(found))

@@ -17,11 +17,15 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ..engine.core import GameDef, random_bot
-from .bots import make_bot
+from .. import faults
+from ..engine.core import GameDef, IllegalDecision, random_bot
+from ..errors import WarbookError
+from .bots import LabError, make_bot
 
 CHUNK = 200  # games per task: enough to outweigh the cost of sending the records back
 SEARCH_CHUNK = 5  # the search bot's games are slow: small tasks keep both cores busy
@@ -49,33 +53,70 @@ Record = tuple[int, int, int, bool]
 
 def play_one(gamedef: GameDef, options: dict[str, Any], seed: str,
              bots: Sequence[Callable]) -> Record:
+    """Play one game; a fault of the game's own code (an exception in its engine, a bot's
+    illegal decision, the step bound passed) is raised located, with the game's seed and
+    step (:mod:`builder.faults`)."""
     rng = random.Random(seed)
-    if gamedef.fast_random is not None and all(b is random_bot for b in bots):
-        steps, rounds, w, capped = gamedef.fast_random(options, rng)
-        return steps, rounds, (int(w[1:]) - 1 if w is not None else -1), capped
-    state = gamedef.new_game(options, rng)
-    state.recording = False
-    players = state.players
-    by_player = dict(zip(players, bots))
-    bound = gamedef.max_steps(options)
-    steps = decisions = 0
-    while state.result is None:
-        node = state.node()
-        if node is None:
-            raise AssertionError(f"{gamedef.slug}: no pending node but no result")
-        if node.kind == "chance":
-            state.apply_chance(node.choice.sample(rng))
-        else:
-            state.apply({p: by_player[p](state, p, rng) for p in node.choices})
-            decisions += 1
-        steps += 1
-        if steps > bound:
-            raise AssertionError(f"{gamedef.slug}: game exceeded its documented bound of "
-                                 f"{bound} steps")
-    rounds = state.view()[gamedef.round_key] if gamedef.round_key else decisions
-    w = state.result.winner
-    return (steps, int(rounds), players.index(w) if w is not None else -1,
-            state.result.rule in gamedef.cap_rules)
+    steps = 0
+    try:
+        if gamedef.fast_random is not None and all(b is random_bot for b in bots):
+            steps, rounds, w, capped = gamedef.fast_random(options, rng)
+            return steps, rounds, (int(w[1:]) - 1 if w is not None else -1), capped
+        state = gamedef.new_game(options, rng)
+        state.recording = False
+        players = state.players
+        by_player = dict(zip(players, bots))
+        bound = gamedef.max_steps(options)
+        decisions = 0
+        while state.result is None:
+            node = state.node()
+            if node is None:
+                raise faults.blame(type(state), "the game has no result but nothing is "
+                                   "pending (pending() returned None)", _doing(gamedef, seed, steps))
+            if node.kind == "chance":
+                state.apply_chance(node.choice.sample(rng))
+            else:
+                chosen = {p: by_player[p](state, p, rng) for p in node.choices}
+                try:
+                    state.apply(chosen)
+                except IllegalDecision as e:
+                    raise _illegal(gamedef, state, by_player, chosen, e,
+                                   _doing(gamedef, seed, steps)) from None
+                decisions += 1
+            steps += 1
+            if steps > bound:
+                raise faults.blame(gamedef.max_steps, f"the game passed its bound of {bound:,} "
+                                   f"steps (max_steps) without a result",
+                                   _doing(gamedef, seed, steps - 1))
+        rounds = state.view()[gamedef.round_key] if gamedef.round_key else decisions
+        w = state.result.winner
+        return (steps, int(rounds), players.index(w) if w is not None else -1,
+                state.result.rule in gamedef.cap_rules)
+    except Exception as e:
+        if not isinstance(e, WarbookError):
+            for note in _doing(gamedef, seed, steps):
+                e.add_note(note)
+        raise
+
+
+def _doing(gamedef: GameDef, seed: str, step: int) -> tuple[str, ...]:
+    return (f"playing {gamedef.slug}, game '{seed}', step {step + 1}",)
+
+
+def _illegal(gamedef: GameDef, state, by_player: dict, chosen: dict, e: IllegalDecision,
+             doing: tuple[str, ...]) -> WarbookError:
+    """A bot's decision the engine refused: the bot's fault when it is the game's own
+    heuristic, else the engine's (its choice offered a decision its rules then refuse)."""
+    who = e.player if e.player in chosen else next(iter(chosen))
+    bot = by_player[who]
+    name = getattr(bot, "__name__", "bot")
+    said = f"{who} chose {chosen[who]}, which the engine refuses: {e.message}"
+    if bot is gamedef.heuristic:
+        return faults.blame(bot, f"the heuristic bot made an illegal decision: {said}", doing)
+    choice = state.node().choices.get(who) if state.node() is not None else None
+    return faults.blame(type(choice) if choice is not None else type(state),
+                        f"the {name.replace('_', ' ')} chose a decision its choice offered "
+                        f"and the engine then refused: {said}", doing)
 
 
 # the work of one run, set before the workers are forked (they inherit it)
@@ -83,6 +124,15 @@ _WORK: dict[str, Any] = {}
 
 
 def _play_chunk(task: tuple[int, int, int]) -> list[Record]:
+    try:
+        return _play_games(task)
+    except Exception as e:  # noqa: BLE001 - carried to the parent, which raises it
+        # plain strings back to the parent: any exception pickles as a Carried, a
+        # designer's own too, so a fault can never leave the pool waiting
+        raise faults.Carried.of(e) from None
+
+
+def _play_games(task: tuple[int, int, int]) -> list[Record]:
     job, start, stop = task
     gamedef, options, seed, lineup = _WORK["jobs"][job]
     cache: dict[str, Callable] = _WORK.setdefault("bots", {})
@@ -119,15 +169,35 @@ def play_many(jobs: list[tuple[GameDef, dict[str, Any], int, Lineup, int]],
     results: list[list[Record]] = [[] for _ in jobs]
     try:
         if workers == 1 or len(tasks) <= 1:
-            chunks = map(_play_chunk, tasks)
-            for (j, _, _), recs in zip(tasks, chunks):
+            for (j, _, _), recs in zip(tasks, map(_play_games, tasks)):
                 results[j].extend(recs)
         else:
-            ctx = multiprocessing.get_context("fork")
-            # imap hands the chunks back in task order, whichever worker played them
-            with ctx.Pool(min(workers, len(tasks))) as pool:
-                for (j, _, _), recs in zip(tasks, pool.imap(_play_chunk, tasks)):
-                    results[j].extend(recs)
+            _play_in_workers(tasks, min(workers, len(tasks)), results)
     finally:
         _WORK.clear()
     return results
+
+
+def _play_in_workers(tasks: list[tuple[int, int, int]], workers: int,
+                     results: list[list[Record]]) -> None:
+    """The chunks on forked worker processes (a designer's engine file needs no re-import),
+    handed back in task order whichever worker played them. A fault in a worker ends the
+    run at once with the fault located; a worker that dies (a signal, the memory) ends it
+    too; either way no worker is left behind."""
+    ctx = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(workers, mp_context=ctx)
+    done = False
+    try:
+        for (j, _, _), recs in zip(tasks, pool.map(_play_chunk, tasks)):
+            results[j].extend(recs)
+        done = True
+    except faults.Carried as e:
+        raise e.error() from None
+    except BrokenProcessPool:
+        raise LabError("a worker process playing the games stopped without a word (killed "
+                       "by a signal, or out of memory); nothing was measured") from None
+    finally:
+        if not done:  # a fault, Ctrl-C: the other workers' games are not waited for
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
