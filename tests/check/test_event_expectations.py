@@ -260,3 +260,28 @@ def test_events_written_as_one_word_are_not_a_list(tmp_path):
     (e,) = run_check(root).diagnostics.errors
     assert (e.line, e.col) == (12, 15)
     assert e.message.endswith("step 1: events: expected a list of event kinds"), e.message
+
+
+# --------------------------------------------------------------------------- a failing step
+@pytest.mark.parametrize("broken_first", [
+    ("events: [reveal, reveal, take, collect]", "events: [reveal, reveal, collect, take]"),
+    ("trick.winner: p1", "trick.winer: p1"),              # a state the game does not have
+    ("trick.winner: p1", "trick.winner: p2"),             # a state that differs
+])
+def test_the_replay_stops_at_the_first_failing_step(tmp_path: Path, broken_first):
+    """An example whose first step fails is failed there: one error, at step 1, and the
+    second step (broken too, here) is not replayed, so its error is not reported on top."""
+    old, new = broken_first
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "war", content / "war")
+    (content / "index.yaml").write_text("games: [war]\n")
+    path = content / "war" / "examples" / "01-a-plain-trick.yaml"
+    text = path.read_text()
+    assert text.count(old) == 1 and text.count("p2.deck: [9C, 4D]") == 1
+    path.write_text(text.replace(old, new).replace("p2.deck: [9C, 4D]", "p2.deck: [4D, 9C]"))
+    report = run_check(content)
+    errors = [d.format().split("\n")[0] for d in report.diagnostics.errors]
+    assert len(errors) == 1, errors
+    assert "example 'war-plain-trick', step 1:" in errors[0], errors
+    (replay,) = [r for r in report.games[0].replays if r.example.id == "war-plain-trick"]
+    assert replay.status == "fail" and [s.index for s in replay.steps] == [1]
