@@ -113,6 +113,12 @@ def _illegal(gamedef: GameDef, state, by_player: dict, chosen: dict, e: IllegalD
     said = f"{who} chose {chosen[who]}, which the engine refuses: {e.message}"
     if bot is gamedef.heuristic:
         return faults.blame(bot, f"the heuristic bot made an illegal decision: {said}", doing)
+    place = faults.locate(e)
+    if place is not None:  # the game's own code refused what its choice had offered
+        path, line, function = place
+        return faults.EngineFault(path, line, f"the engine refused a decision its own choice "
+                                  f"offered (the {name.replace('_', ' ')} picked it from the "
+                                  f"legal ones): {said}, in {function}()", doing)
     choice = state.node().choices.get(who) if state.node() is not None else None
     return faults.blame(type(choice) if choice is not None else type(state),
                         f"the {name.replace('_', ' ')} chose a decision its choice offered "

@@ -41,6 +41,13 @@ FAULTS = {
                     "                super().__init__(f'odd {a}')\n"
                     "        if self.round == 2:\n"
                     "            raise Odd(1, 2)\n", "raise Odd(1, 2)"),
+    # the engine refuses in _apply a card its own choice offered
+    "refuses-offered": ("        for p in PLAYERS:\n            self.hands[p].remove(decisions[p])\n",
+                        "        for p in PLAYERS:\n"
+                        "            if self.round == 1:\n"
+                        "                raise IllegalDecision('play', 'not in round 2', p)\n"
+                        "            self.hands[p].remove(decisions[p])\n",
+                        "raise IllegalDecision('play'"),
     "runaway": ("heuristic=heuristic, max_steps=lambda options: options[\"hand\"],\n",
                 "heuristic=heuristic, max_steps=lambda options: 2,\n", "max_steps=lambda"),
 }
@@ -124,6 +131,21 @@ def test_an_illegal_decision_of_the_heuristic_is_the_designers(tmp_path: Path, w
                          "--bots", "random,heuristic", "--content", str(content), cwd=tmp_path)
     assert_located(proc, took, line, "the heuristic bot made an illegal decision: p",
                    "which the engine refuses", "(in heuristic)", "step 1)")
+    no_orphans(tmp_path)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_refusal_of_what_the_engine_offered_is_the_engines(tmp_path: Path, workers: str):
+    content, line = broken(tmp_path, "refuses-offered")
+    engine = content / "high-five" / "engine.py"
+    engine.write_text(engine.read_text().replace("from builder.engine.core import (",
+                                                 "from builder.engine.core import (\n"
+                                                 "    IllegalDecision,", 1))
+    proc, took = warbook("simulate", "high-five", "--games", "40", "--workers", workers,
+                         "--bots", "random", "--content", str(content), cwd=tmp_path)
+    assert_located(proc, took, line + 1, "the engine refused a decision its own choice "
+                   "offered (the random bot picked it from the legal ones): p1 chose ",
+                   "not in round 2, in _apply()", "step 2)")
     no_orphans(tmp_path)
 
 
