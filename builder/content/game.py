@@ -235,16 +235,18 @@ class GameReader(ProseReader):
             if not isinstance(spec, dict):
                 if known and gamedef is not None:
                     msg = gamedef.options[name].check(spec)
-                    if msg:
+                    if msg:  # said here; the engine never sees the value
                         self.diags.error(opts.at(name), msg)
+                        continue
                 settings[str(name)] = spec
                 continue
             self.unknown_keys(spec, {"default", "label", "text"}, f"option '{name}'")
             default = spec.get("default")
             if known and gamedef is not None:
                 msg = gamedef.options[name].check(default)
-                if msg:
+                if msg:  # said here; the engine keeps its own default
                     self.diags.error(spec.at("default"), msg)
+                    default = gamedef.options[name].default
             text = self.text(spec, "text", f"option '{name}'")
             self.check_markdown(text, spec.at("text"))
             label = self.text(spec, "label", f"option '{name}'") or str(name)

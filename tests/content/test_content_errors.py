@@ -847,3 +847,27 @@ def test_every_message_has_a_case():
             missing.append(f"builder/content/{module}:{lineno}: {fragment!r}")
     assert not missing, "messages no case pins:\n" + "\n".join(missing)
     assert len(_message_fragments()) >= 70
+
+
+@pytest.mark.parametrize("value, said", [
+    ("[lower]", "9: error: option 'wins' must be one of higher, lower, got ['lower']"),
+    ("-0.0", "9: error: option 'wins' must be one of higher, lower, got -0.0"),
+    # a mapping is a printed option (default, label, text): the merged key is unknown
+    ("{<<: {a: 1}}", "15: error: option 'wins': unknown key 'a' (allowed: default, label, "
+                     "text)"),
+])
+def test_a_fixed_setting_of_the_wrong_type_is_said_at_its_line(tmp_path: Path, value, said):
+    """Peace fixes War's ``wins`` option in its game.yaml; a value the engine's option
+    refuses is an error at its line, and the engine never sees it (it was an internal
+    error: the engine's SetupError when the rules were counted)."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "peace", content / "peace")
+    (content / "index.yaml").write_text("games: [peace]\n")
+    game = content / "peace" / "game.yaml"
+    text = game.read_text()
+    assert text.count("\n  wins: lower\n") == 1
+    game.write_text(text.replace("\n  wins: lower\n", f"\n  wins: {value}\n"))
+    line = text[:text.index("\n  wins: lower\n")].count("\n") + 2
+    report = run_check(content)
+    first = report.diagnostics.errors[0].format().split("\n")[0]
+    assert first == f"{content}/peace/game.yaml:{line}:{said}"
