@@ -43,6 +43,15 @@ MAX_COMPONENT_COUNT = 999
 PLAYER_ID_RE = re.compile(r"^p([1-9][0-9]?)$")
 
 
+def players_text_plain(counts: tuple[int, ...]) -> str:
+    """2, "2 or 4", "2 to 4": the counts an engine plays, in words."""
+    if len(counts) == 1:
+        return str(counts[0])
+    if list(counts) == list(range(counts[0], counts[-1] + 1)) and len(counts) > 2:
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+
+
 class GameReader(ProseReader):
     """Reads game folders, one :meth:`read` each; it counts the diagrams of all the games
     read so far (the compendium's, MAX_DIAGRAMS_ALL)."""
@@ -79,6 +88,8 @@ class GameReader(ProseReader):
         gamedef = self.resolve_engine(data, folder, where)
         engine = gamedef.slug if gamedef is not None else str(data.get("engine") or "")
         pmin, pmax, names = self.load_players(data)
+        if gamedef is not None:
+            self.players_the_engine_plays(data, gamedef, engine, pmin, pmax)
 
         options, settings, opts = self.load_options(data, gamedef, engine)
         accent, player_colours, cover_cards = self.load_look(data, names)
@@ -377,6 +388,22 @@ class GameReader(ProseReader):
         for i in range(1, pmax + 1):
             names.setdefault(f"p{i}", f"Player {i}")
         return pmin, pmax, {f"p{i}": names[f"p{i}"] for i in range(1, pmax + 1)}
+
+    def players_the_engine_plays(self, data: LocDict, gamedef, engine: str, pmin: int,
+                                 pmax: int) -> None:
+        """game.yaml's player counts must be ones the engine plays (the engine is the one
+        source: ``GameDef.player_counts()``, which the covers print)."""
+        counts = gamedef.player_counts()
+        players = data.get("players")
+        if not counts or not isinstance(players, LocDict):
+            return
+        plays = players_text_plain(counts)
+        for key, value in (("min", pmin), ("max", pmax)):
+            if value not in counts:
+                at = players.at(key) if key in players else data.at("players")
+                self.diags.error(at, f"players.{key} is {value}, but the {engine} engine plays "
+                                 f"{plays} players (hint: set players.{key} to a count the "
+                                 f"engine plays, or change the engine)")
 
     def load_components(self, data: LocDict) -> list[dict[str, Any]]:
         """game.yaml's ``components:``: what a game needs besides the rulebook, each a

@@ -176,6 +176,12 @@ def _cases():
     yield ("game-cover-cards-card", {"high-five/game.yaml": GAME + "cover_cards: [2S, 1H]\n"},
            GAME_FILE, [f"{GAME_FILE}:7:14: error: cover_cards: unknown card '1H' (a card is a rank A 2-10 J Q K "
                "then a suit C D H S, e.g. QD or 10H)"])
+    line = "players: {min: 2, max: 3}"
+    yield ("players-the-engine-does-not-play",
+           {"high-five/game.yaml": replace(GAME, "players: {min: 2, max: 2}", line)}, GAME_FILE,
+           [f"{GAME_FILE}:3:{col(line, '3}')}: error: players.max is 3, but the high-five engine "
+            "plays 2 players (hint: set players.max to a count the engine plays, or change the "
+            "engine)"])
     line = "players: {min: 2, max: 2, names: North}"
     yield ("game-player-names", {"high-five/game.yaml": replace(GAME, nth(GAME, 3), line)}, GAME_FILE,
            [f"{GAME_FILE}:3:{col(line, 'North')}: error: players.names must map p1, p2, ... to names"])
@@ -694,10 +700,13 @@ def test_a_fenced_block_is_not_read_as_rules(content: Path):
 
 
 def test_a_game_for_one_player_is_allowed(content: Path):
-    """players.min may be 1 (docs/content-format.md: 1 <= min <= max)."""
+    """players.min may be 1 (docs/content-format.md: 1 <= min <= max): the format takes it,
+    and only the engine, which plays 2 (High Five), refuses it."""
     game = content / "high-five" / "game.yaml"
     game.write_text(replace(GAME, "players: {min: 2, max: 2}", "players: {min: 1, max: 2}"))
-    assert errors(content, GAME_FILE) == []
+    assert errors(content, GAME_FILE) == [
+        f"{GAME_FILE}:3:16: error: players.min is 1, but the high-five engine plays 2 players "
+        "(hint: set players.min to a count the engine plays, or change the engine)"]
 
 
 def test_a_glossary_term_too_long_is_left_out(content: Path):
@@ -871,3 +880,25 @@ def test_a_fixed_setting_of_the_wrong_type_is_said_at_its_line(tmp_path: Path, v
     report = run_check(content)
     first = report.diagnostics.errors[0].format().split("\n")[0]
     assert first == f"{content}/peace/game.yaml:{line}:{said}"
+
+
+@pytest.mark.parametrize("old, new, key, plays", [
+    ("  max: 2\n", "  max: 6\n", "max", "2"),
+    ("  min: 2\n", "  min: 1\n", "min", "2"),
+])
+def test_player_counts_the_engine_does_not_play_are_said(tmp_path: Path, old, new, key, plays):
+    """The engine is the one source of player counts (the covers print its counts): a
+    game.yaml that says War plays 2 to 6 is an error at the count."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "war", content / "war")
+    (content / "index.yaml").write_text("games: [war]\n")
+    game = content / "war" / "game.yaml"
+    text = game.read_text()
+    assert text.count(old) == 1
+    game.write_text(text.replace(old, new))
+    line = text[:text.index(old)].count("\n") + 1
+    (error,) = [d.format().split("\n")[0] for d in run_check(content).diagnostics.errors]
+    value = new.split(":")[1].strip()
+    assert error == (f"{content}/war/game.yaml:{line}:8: error: players.{key} is {value}, but "
+                     f"the war engine plays {plays} players (hint: set players.{key} to a "
+                     f"count the engine plays, or change the engine)")
