@@ -253,6 +253,16 @@ class Replayer:
             self.diags.error(ex.positions.at("setup"), f"example '{ex.id}': {e}")
             replay.status = "error"
             return replay
+        n, game = len(state.players), self.game
+        if not game.players_min <= n <= game.players_max:
+            where = (ex.positions.at("options", "players") if "players" in ex.options
+                     else ex.positions.at("setup"))
+            said = (str(game.players_min) if game.players_min == game.players_max
+                    else f"{game.players_min} to {game.players_max}")
+            self.diags.error(where, f"example '{ex.id}': a game of {n} players, but game.yaml "
+                             f"says this game is for {said} (players:)")
+            replay.status = "error"
+            return replay
         replay.initial_view = state.view()
         replay.initial_table = state.table()
         for step in ex.steps:
