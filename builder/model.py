@@ -223,12 +223,30 @@ class Book:
     fonts: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Words:
+    """The few lines the shipped templates print around the games on the website's home
+    page and the compendium's comparison (``words:`` in ``index.yaml``): neutral unless
+    the content says otherwise, so no shipped template speaks of any game by name."""
+
+    #: the home page's line under its title
+    lead: str = ("The full numbered rules of each game, a glossary, and worked examples "
+                 "you can step through card by card.")
+    #: the home page's heading over the introduction (``intro:``)
+    intro_title: str = "About these games"
+    #: the home page's heading over the table of the games side by side
+    compare_title: str = "How the games differ"
+    #: a line under the comparison's heading, on the home page and in the compendium
+    compare_note: str = ""
+
+
 @dataclass
 class Content:
     root: str
     games: list[Game]
-    intro: str = ""  # Markdown for the compendium and website home page
+    intro: str = ""  # Markdown for the compendium and website home page; '' prints none
     book: Book = field(default_factory=Book)
+    words: Words = field(default_factory=Words)
 
     def game(self, slug: str) -> Game:
         for g in self.games:

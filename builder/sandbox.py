@@ -835,7 +835,7 @@ PRODUCTS: dict[str, Product] = {
                            "extra_pdfs", "site_title", "brand_mark", "site_url", "base_href"}),
         filters=frozenset({"span", "words", "widest"}),
         templates={
-            "site/index.html.j2": _SITE_PAGE | {"intro"},
+            "site/index.html.j2": _SITE_PAGE | {"intro", "words"},
             "site/search.html.j2": _SITE_PAGE,
             "site/game.html.j2": (_SITE_PAGE - {"games"}) | {"g", "result_text"},
             "site/404.html.j2": _SITE_PAGE | {"base_href"},

@@ -402,8 +402,9 @@ class BookRun:
         """Lay out the compendium's front matter for ``games``."""
         r = self.renderer
         views = [r.view(gr) for gr in games]
-        self.front = r.layout_front(r.front_html(views, self.report.content.intro,
-                                                 self.report.content.book))
+        content = self.report.content
+        self.front = r.layout_front(r.front_html(views, content.intro, content.book,
+                                                 content.words.compare_note))
 
     def bind(self, infos: list, target: Path) -> int:
         """Bind the written rulebooks (``infos``, in order) behind the front matter."""

@@ -10,8 +10,9 @@ from typing import Any
 
 from .. import limits
 from ..diagnostics import Located, describe
-from ..model import Book, Content
+from ..model import Book, Content, Words
 from ..yamlsrc import LocDict, LocList
+from . import fields
 from .base import ID_RE, or_default
 from .book import BookReader
 from .game import GameReader
@@ -19,6 +20,10 @@ from .markdown import ProseReader
 
 #: how a game's file is misspelt (a folder holding one of these is no game, silently)
 GAME_FILE_SPELLINGS = {"game.yaml", "game.yml", "game.yaml.txt", "games.yaml"}
+
+
+#: the keys of index.yaml's ``words:`` and their longest length, in characters
+WORDS = {"lead": 300, "intro_title": 80, "compare_title": 80, "compare_note": 300}
 
 
 class IndexReader(ProseReader):
@@ -29,11 +34,12 @@ class IndexReader(ProseReader):
         order: list[str] = []
         intro = ""
         book = Book()
+        words = Words()
         games: Any = None
         if index_path.exists() or index_path.is_symlink():
             idx = self.yaml(index_path)
             if isinstance(idx, LocDict):
-                self.unknown_keys(idx, {"games", "intro", "book"}, "index.yaml")
+                self.unknown_keys(idx, {"games", "intro", "book", "words"}, "index.yaml")
                 book = BookReader(self.root, self.diags).read(idx)
                 games = or_default(idx, "games", LocList())
                 if not isinstance(games, LocList):
@@ -53,6 +59,8 @@ class IndexReader(ProseReader):
                 intro = self.text(idx, "intro", "index.yaml")
                 if intro:
                     self.check_markdown(intro, idx.at("intro"))
+                if "words" in idx:
+                    words = self.words(idx)
             elif idx is not None:
                 self.diags.error(Located(self.show(index_path), 1, 1), "index.yaml must be a mapping")
         self.wrong_kinds()
@@ -78,7 +86,26 @@ class IndexReader(ProseReader):
         from ..sandbox import check_templates
 
         check_templates(self.root, self.diags)  # templates/: read and compiled before any build
-        return Content(root=str(self.root), games=games, intro=intro, book=book)
+        return Content(root=str(self.root), games=games, intro=intro, book=book, words=words)
+
+    def words(self, idx: LocDict) -> Words:
+        """index.yaml's ``words:``: the lines the templates print around the games (each
+        one line of text; a key left out keeps its neutral default)."""
+        given = idx["words"]
+        if not isinstance(given, LocDict):
+            self.diags.error(idx.at("words"), f"words must be a mapping ({', '.join(WORDS)} "
+                             f"to one line of text each), got {describe(given)}")
+            return Words()
+        self.unknown_keys(given, WORDS, "words")
+        found = {}
+        for key, limit in WORDS.items():
+            if key in given:
+                value = self.field(given, key, fields.line(limit, "on the home page"),
+                                   f"words.{key}")
+                if value is not None and self.visible_name(value, given.at(key),
+                                                           f"words.{key}"):
+                    found[key] = value
+        return Words(**found)
 
     def wrong_kinds(self) -> None:
         """A file where the content folder expects a folder (``templates``, a game's folder

@@ -77,8 +77,15 @@ def _cases():
     yield ("index-no-game-folder", {"index.yaml": line + "\n"}, INDEX_FILE,
            [f"{INDEX_FILE}:1:{col(line, 'chess')}: error: no game folder 'chess' with a game.yaml"])
     yield ("index-unknown-key", {"index.yaml": INDEX + "game: x\n"}, INDEX_FILE,
-           [f"{INDEX_FILE}:2:1: error: index.yaml: unknown key 'game' (allowed: book, games, intro); "
+           [f"{INDEX_FILE}:2:1: error: index.yaml: unknown key 'game' (allowed: book, games, intro, words); "
             "did you mean 'games'?"])
+    yield ("index-words-not-a-mapping", {"index.yaml": INDEX + "words: Hello\n"}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:8: error: words must be a mapping (lead, intro_title, "
+            "compare_title, compare_note to one line of text each), got 'Hello'"])
+    yield ("index-words-too-long", {"index.yaml": INDEX + "words: {intro_title: " + "x" * 81
+                                    + "}\n"}, INDEX_FILE,
+           [f"{INDEX_FILE}:2:22: error: words.intro_title must be at most 80 characters (it "
+            "is printed on the home page), got 81"])
     line = "intro: Hello <b>you</b>"
     yield ("raw-html-in-yaml-text", {"index.yaml": INDEX + line + "\n"}, INDEX_FILE,
            [f"{INDEX_FILE}:2:{col(line, '<b>')}: error: raw HTML is not allowed in content ('<b>')"

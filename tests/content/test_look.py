@@ -59,7 +59,7 @@ def test_defaults_when_the_content_says_nothing(tmp_path: Path):
      "index.yaml:1:7: error: book must be a mapping (title, subtitle, credits, accent, paper, "
      "logo, fonts)"),
     ("boook: {}\ngames: [peace]\n",
-     "index.yaml:1:1: error: index.yaml: unknown key 'boook' (allowed: book, games, intro); "
+     "index.yaml:1:1: error: index.yaml: unknown key 'boook' (allowed: book, games, intro, words); "
      "did you mean 'book'?"),
 ])
 def test_a_bad_book_is_a_located_error(tmp_path: Path, index: str, expected: str):

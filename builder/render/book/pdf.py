@@ -426,6 +426,7 @@ class BookRenderer:
             "text_width": self.paper.text_width, "text_height": self.paper.text_height,
             "max_cols": 14, "compendium": False,
             "heading": "", "intro": "", "cover_cards": [], "tagline": "", "credits": "", "logo": "",
+            "compare_note": "",
         }
         book.update(kw)
         return book
@@ -466,9 +467,11 @@ class BookRenderer:
         return BookInfo(slug=g.slug, title=g.title, path=target, count=count,
                         pages=anchor_pages(doc))
 
-    def front_html(self, games: list[GameView], intro: str, look: Book) -> str:
+    def front_html(self, games: list[GameView], intro: str, look: Book,
+                   compare_note: str = "") -> str:
         """The compendium's front matter (cover, one contents for the whole book, the
-        introduction and the comparison table) as HTML; ``look``: the project's title."""
+        introduction when there is one, and the comparison table) as HTML; ``look``: the
+        project's title; ``compare_note``: a line under the comparison's heading."""
         book = self._book(
             title=f"{look.title}: {look.subtitle}" if look.subtitle else look.title,
             heading=look.title, tagline=look.subtitle, credits=look.credits,
@@ -477,9 +480,10 @@ class BookRenderer:
             author="; ".join(f"{g.title}: {g.designer}" for g in games),
             subject="Rules, worked examples and quick references for "
                     + ", ".join(g.title for g in games),
-            keywords=", ".join(["card game", "War", "rules"] + [g.title for g in games]),
+            keywords=", ".join(["card game", "rules"] + [g.title for g in games]),
             cover_cards=[card_url("full-" + c) for c in ("AS", "KH", "QC", "JD")],
-            intro=Markdown(lambda rid: None).block(intro),
+            intro=Markdown(lambda rid: None).block(intro) if intro.strip() else "",
+            compare_note=compare_note,
         )
         return self.env.get_template("book/front.html.j2").render(book=book, games=games)
 

@@ -17,6 +17,7 @@ as ``\\u003c``, so no content can put markup or a script into a page.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -347,6 +348,7 @@ class SiteRenderer:
         pages = {
             "index.html": self.env.get_template("site/index.html.j2").render(
                 games=views, nav=nav, current="", intro=intro, page_title=title, page="index.html",
+                words=dataclasses.asdict(report.content.words),
                 preview="assets/preview/index.png",
                 description=report.content.book.subtitle or f"Rules, worked examples and "
                             f"printable sheets for {', '.join(g.title for g in views)}."),
