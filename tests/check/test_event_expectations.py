@@ -272,13 +272,10 @@ def test_the_replay_stops_at_the_first_failing_step(tmp_path: Path, broken_first
     """An example whose first step fails is failed there: one error, at step 1, and the
     second step (broken too, here) is not replayed, so its error is not reported on top."""
     old, new = broken_first
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content" / "war", content / "war")
-    (content / "index.yaml").write_text("games: [war]\n")
+    content = copy_shipped_game(tmp_path, "war")
     path = content / "war" / "examples" / "01-a-plain-trick.yaml"
-    text = path.read_text()
-    assert text.count(old) == 1 and text.count("p2.deck: [9C, 4D]") == 1
-    path.write_text(text.replace(old, new).replace("p2.deck: [9C, 4D]", "p2.deck: [4D, 9C]"))
+    edit_once(path, old, new)
+    edit_once(path, "p2.deck: [9C, 4D]", "p2.deck: [4D, 9C]")
     report = run_check(content)
     errors = [d.format().split("\n")[0] for d in report.diagnostics.errors]
     assert len(errors) == 1, errors

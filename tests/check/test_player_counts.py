@@ -4,22 +4,16 @@ game.yaml says 2 only, and its four-player example (options: players: 4) is then
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
+
+from helpers import copy_shipped_game, edit_once
 
 from builder.check import run_check
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def test_an_example_for_more_players_than_the_game_is_refused(tmp_path: Path):
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content" / "battle", content / "battle")
-    (content / "index.yaml").write_text("games: [battle]\n")
-    game = content / "battle" / "game.yaml"
-    text = game.read_text()
-    assert text.count("  max: 4\n") == 1
-    game.write_text(text.replace("  max: 4\n", "  max: 2\n"))
+    content = copy_shipped_game(tmp_path, "battle")
+    edit_once(content / "battle" / "game.yaml", "  max: 4\n", "  max: 2\n")
     example = content / "battle" / "examples" / "10-four-players.yaml"
     line = next(i for i, ln in enumerate(example.read_text().splitlines(), 1)
                 if ln.strip() == "players: 4")

@@ -34,6 +34,8 @@ from helpers import (
     RULES,
     RULES_FILE,
     col,
+    copy_shipped_game,
+    edit_once,
     errors,
     nth,
     replace,
@@ -876,13 +878,10 @@ def test_a_fixed_setting_of_the_wrong_type_is_said_at_its_line(tmp_path: Path, v
     """Peace fixes War's ``wins`` option in its game.yaml; a value the engine's option
     refuses is an error at its line, and the engine never sees it (it was an internal
     error: the engine's SetupError when the rules were counted)."""
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content" / "peace", content / "peace")
-    (content / "index.yaml").write_text("games: [peace]\n")
+    content = copy_shipped_game(tmp_path, "peace")
     game = content / "peace" / "game.yaml"
     text = game.read_text()
-    assert text.count("\n  wins: lower\n") == 1
-    game.write_text(text.replace("\n  wins: lower\n", f"\n  wins: {value}\n"))
+    edit_once(game, "\n  wins: lower\n", f"\n  wins: {value}\n")
     line = text[:text.index("\n  wins: lower\n")].count("\n") + 2
     report = run_check(content)
     first = report.diagnostics.errors[0].format().split("\n")[0]
@@ -896,13 +895,10 @@ def test_a_fixed_setting_of_the_wrong_type_is_said_at_its_line(tmp_path: Path, v
 def test_player_counts_the_engine_does_not_play_are_said(tmp_path: Path, old, new, key, plays):
     """The engine is the one source of player counts (the covers print its counts): a
     game.yaml that says War plays 2 to 6 is an error at the count."""
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content" / "war", content / "war")
-    (content / "index.yaml").write_text("games: [war]\n")
+    content = copy_shipped_game(tmp_path, "war")
     game = content / "war" / "game.yaml"
     text = game.read_text()
-    assert text.count(old) == 1
-    game.write_text(text.replace(old, new))
+    edit_once(game, old, new)
     line = text[:text.index(old)].count("\n") + 1
     (error,) = [d.format().split("\n")[0] for d in run_check(content).diagnostics.errors]
     value = new.split(":")[1].strip()
