@@ -27,6 +27,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from .contentpath import rel
 from .errors import InternalError, WarbookError
 
 #: the files and folders of games' own code: each engine file loaded from a content folder
@@ -48,12 +49,8 @@ def is_game_code(filename: str) -> bool:
 
 
 def shown(path: str | Path) -> str:
-    """A path as a designer reads it: relative to the working folder when inside it."""
-    p = Path(path).resolve()
-    try:
-        return str(p.relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(p)
+    """A path as a designer reads it (:func:`builder.contentpath.rel`)."""
+    return rel(Path(path), Path.cwd())
 
 
 def locate(exc: BaseException) -> tuple[str, int, str] | None:
