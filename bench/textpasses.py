@@ -83,7 +83,7 @@ def loader_passes():
         "budget": lambda line: loader.within_budget(line, where, 1),
         "links": lambda line: loader.check_links(line, where),
         "code, raw HTML": lambda line: HTML_RE.search(CODE_SPAN_RE.sub(" ", line)),
-        "check_xrefs": lambda line: loader.check_xrefs(line, where, set(), first_line=1),
+        "check_xrefs": lambda line: loader.check_xrefs(line, where, set()),
         "plain": plain,
     }
 

@@ -32,6 +32,8 @@ package, not the mutated copy, so they cannot kill a mutant; the groups use in-p
 from __future__ import annotations
 
 import argparse
+import ast
+import difflib
 import json
 import math
 import os
@@ -44,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-EQUIVALENT = ROOT / "tests" / "mutation" / "equivalent.txt"
+EQUIVALENT = ROOT / "tests" / "mutation" / "equivalent.yaml"
 
 
 @dataclass
@@ -228,16 +230,90 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def equivalents() -> dict[str, str]:
-    """``mutant-name  reason`` lines; # comments and blank lines ignored."""
-    listed = {}
-    if EQUIVALENT.exists():
-        for line in EQUIVALENT.read_text().splitlines():
-            line = line.strip()
-            if line and not line.startswith("#"):
-                name, _, why = line.partition(" ")
-                listed[name] = why.strip()
-    return listed
+Change = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def changes(mutated: str, dotted: str) -> dict[str, Change]:
+    """What each mutant in a module mutmut mutated (the text of its ``mutants/`` copy)
+    changes: the lines it takes out of the function and the lines it puts in, stripped of
+    their indentation. ``dotted`` is the module's name (``builder.content.rules``)."""
+    tree = ast.parse(mutated)
+    lines = mutated.splitlines()
+    nodes = list(tree.body) + [n for c in tree.body if isinstance(c, ast.ClassDef)
+                               for n in c.body]
+    texts: dict[str, list[str]] = {}
+    for node in nodes:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            m = re.fullmatch(r"(.+)__mutmut_(\d+|orig)", node.name)
+            if m:
+                text = lines[node.lineno - 1:node.end_lineno]
+                texts[node.name] = [text[0].replace(node.name, m.group(1)), *text[1:]]
+    out = {}
+    for name, text in texts.items():
+        orig = texts.get(re.sub(r"__mutmut_\d+$", "__mutmut_orig", name))
+        if name.endswith("__mutmut_orig") or orig is None:
+            continue
+        taken, put = [], []
+        for line in difflib.unified_diff(orig, text, n=0, lineterm=""):
+            if line.startswith(("---", "+++", "@@")):
+                continue
+            (taken if line[0] == "-" else put).append(line[1:].strip())
+        out[f"{dotted}.{name}"] = (tuple(taken), tuple(put))
+    return out
+
+
+@dataclass
+class Equivalent:
+    """An entry of tests/mutation/equivalent.yaml: a change to a function that leaves the
+    program's behaviour the same, found again among the mutants however mutmut numbers
+    them (its numbers shift whenever the function is edited)."""
+    function: str       # builder.content.rules.xǁRulesReaderǁread
+    taken: tuple[str, ...]
+    put: tuple[str, ...]
+    why: str
+
+
+def equivalents() -> list[Equivalent]:
+    import yaml
+
+    entries = yaml.safe_load(EQUIVALENT.read_text()) if EQUIVALENT.exists() else None
+    return [Equivalent(e["function"], tuple(e["out"]), tuple(e["in"]), e["why"])
+            for e in entries or []]
+
+
+def equivalent_names(dest: Path, entries: list[Equivalent]) -> tuple[dict[str, str], list]:
+    """The names, in a group's run (``dest``), of the mutants the entries describe (name ->
+    why), and the entries of the group's modules that no mutant matches any more (the code
+    they were judged on changed: judge again)."""
+    by_module: dict[str, list[Equivalent]] = {}
+    for e in entries:
+        by_module.setdefault(e.function.split(".x_")[0].split(".xǁ")[0], []).append(e)
+    names, stale = {}, []
+    for dotted, listed in by_module.items():
+        copy = dest / "mutants" / (dotted.replace(".", "/") + ".py")
+        if not copy.exists():
+            continue
+        found = changes(copy.read_text(), dotted)
+        for e in listed:
+            hits = [n for n, ch in found.items() if n.rsplit("__mutmut_", 1)[0] == e.function
+                    and ch == (e.taken, e.put)]
+            names.update((n, e.why) for n in hits)
+            if not hits:
+                stale.append(e)
+    return names, stale
+
+
+def entry(dest: Path, name: str) -> str:
+    """A mutant of a group's run written as an entry of equivalent.yaml, to paste and
+    give its reason."""
+    import yaml
+
+    dotted = module_of(name)[:-3].replace("/", ".")
+    found = changes((dest / "mutants" / module_of(name)).read_text(), dotted)
+    taken, put = found[name]
+    return yaml.safe_dump([{"function": name.rsplit("__mutmut_", 1)[0], "out": list(taken),
+                            "in": list(put), "why": "..."}], allow_unicode=True,
+                          sort_keys=False, width=100)
 
 
 def module_of(mutant: str) -> str:
@@ -263,7 +339,7 @@ def score_row(label: str, statuses: dict[str, str], listed: dict[str, str],
 
 def report(groups: list[Group], work: Path, show: bool) -> int:
     """The table: a row per module, and per group (the target applies to the group)."""
-    listed = equivalents()
+    entries = equivalents()
     failed = 0
     print(f"{'module':38} {'tested':>6} {'killed':>6} {'equiv.':>6} {'survived':>8} "
           f"{'score':>6} {'95 % interval':>13}  target")
@@ -273,6 +349,7 @@ def report(groups: list[Group], work: Path, show: bool) -> int:
             print(f"{group.name}: no results under {work / group.name} (run it first)")
             failed = 1
             continue
+        listed, stale = equivalent_names(work / group.name, entries)
         by_module: dict[str, dict[str, str]] = {}
         for name, status in found.items():
             by_module.setdefault(module_of(name), {})[name] = status
@@ -286,6 +363,9 @@ def report(groups: list[Group], work: Path, show: bool) -> int:
         failed |= not ok
         for n in sorted(n for n in found if n in listed and STATUS[found[n]] == "killed"):
             print(f"    listed as equivalent but killed: {n}")
+        for e in stale:
+            print(f"    stale equivalent (no mutant of {e.function} makes this change now; "
+                  f"judge again): -{' / '.join(e.taken)} +{' / '.join(e.put)}")
         if show:
             for n, status in sorted(found.items()):
                 if STATUS[status] == "survived" and n not in listed:
@@ -307,7 +387,18 @@ def main(argv: list[str] | None = None) -> int:
                          "(0: all; default: the group's own size, 60 to 200)")
     ap.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
     ap.add_argument("--survivors", action="store_true", help="list each surviving mutant")
+    ap.add_argument("--entry", metavar="MUTANT",
+                    help="print the mutant (of the last run) as an entry of "
+                         "tests/mutation/equivalent.yaml, to paste and give a reason")
     args = ap.parse_args(argv)
+    if args.entry:
+        group = next((g for g in GROUPS if (args.work / g.name / "mutants" /
+                                            module_of(args.entry)).exists()
+                      and any(Path(module_of(args.entry)).match(m) for m in g.modules)), None)
+        if group is None:
+            ap.error(f"no run under {args.work} mutated {module_of(args.entry)}")
+        print(entry(args.work / group.name, args.entry), end="")
+        return 0
     names = args.groups or [g.name for g in GROUPS]
     unknown = set(names) - {g.name for g in GROUPS}
     if unknown:

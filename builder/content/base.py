@@ -56,7 +56,7 @@ class Reader:
             self.diags.append(d)
             return None
         if data is None:
-            self.diags.error(Located(shown, 1, 1), "the file is empty (or holds only comments)")
+            self.diags.error(Located(shown, 1), "the file is empty (or holds only comments)")
         return data
 
     def text_file(self, path: Path) -> str | None:

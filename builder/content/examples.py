@@ -44,14 +44,14 @@ class ExampleReader(ProseReader):
         if not (folder.exists() or folder.is_symlink()):
             return []
         if not folder.is_dir():
-            self.diags.error(Located(self.show(folder), 1, 1),
+            self.diags.error(Located(self.show(folder), 1),
                              "'examples' must be a folder of example files (*.yaml), not a "
                              "file; the game's examples would vanish")
             return []
         try:
             entries = sorted(folder.iterdir())
         except OSError as e:
-            self.diags.error(Located(self.show(folder), 1, 1),
+            self.diags.error(Located(self.show(folder), 1),
                              f"cannot read the examples folder: {e.strerror or e}")
             return []
         paths = []
@@ -60,13 +60,13 @@ class ExampleReader(ProseReader):
                 continue
             if path.suffix != ".yaml":  # (a folder named *.yaml is refused as it is read)
                 kind = "a folder" if path.is_dir() else "not a .yaml file"
-                self.diags.error(Located(self.show(path), 1, 1),
+                self.diags.error(Located(self.show(path), 1),
                                  f"'{path.name}' in examples/ is {kind}; examples/ holds only "
                                  f"example files, each named *.yaml (rename or move it)")
                 continue
             paths.append(path)
         if len(paths) > limits.MAX_EXAMPLES:
-            self.diags.error(Located(self.show(paths[limits.MAX_EXAMPLES]), 1, 1),
+            self.diags.error(Located(self.show(paths[limits.MAX_EXAMPLES]), 1),
                              limits.over(f"the game '{folder.parent.name}'", len(paths),
                                          limits.MAX_EXAMPLES, "examples per game")
                              + "; this is the first example past it")
@@ -121,7 +121,7 @@ class ExampleReader(ProseReader):
             return None
         shown = self.show(path)
         if not isinstance(data, LocDict):
-            self.diags.error(Located(shown, 1, 1), "an example file must be a mapping")
+            self.diags.error(Located(shown, 1), "an example file must be a mapping")
             return None
         self.unknown_keys(data, EXAMPLE_KEYS, "example")
         eid = self.require(data, "id", str, "example")
@@ -144,7 +144,7 @@ class ExampleReader(ProseReader):
             options = LocDict()
         setup = data.get("setup")
         if not isinstance(setup, dict):
-            self.diags.error(data.at("setup") if "setup" in data else Located(shown, 1, 1),
+            self.diags.error(data.at("setup") if "setup" in data else Located(shown, 1),
                              "example: 'setup' must be a mapping (piles: ...)")
             setup = LocDict()
         texts = {key: self.text(data, key, "example") for key in ("intro", "outro")}
@@ -155,7 +155,7 @@ class ExampleReader(ProseReader):
         steps_raw = data.get("steps")
         steps: list[Step] = []
         if not isinstance(steps_raw, list) or not steps_raw:
-            self.diags.error(data.at("steps") if "steps" in data else Located(shown, 1, 1),
+            self.diags.error(data.at("steps") if "steps" in data else Located(shown, 1),
                              "example: 'steps' must be a non-empty list")
             steps_raw = LocList()
         if not self.within_limits(data, steps_raw, eid or path.stem, texts):
@@ -198,7 +198,7 @@ class ExampleReader(ProseReader):
                               comment=comment, repeat=repeat,
                               positions=positions.within("steps", i)))
         return Example(
-            id=eid or path.stem, title=title or path.stem, where=Located(shown, 1, 1),
+            id=eid or path.stem, title=title or path.stem, where=Located(shown, 1),
             rules=[str(r) for r in rules], options=plain_data(options),
             setup=plain_data(setup), steps=steps, intro=texts["intro"], outro=texts["outro"],
             written=plain_data(data), positions=positions,

@@ -64,7 +64,7 @@ class GameReader(ProseReader):
     def read(self, folder: Path) -> Game | None:
         gpath = folder / "game.yaml"
         if not ID_RE.match(folder.name):
-            self.diags.error(Located(self.show(gpath), 1, 1),
+            self.diags.error(Located(self.show(gpath), 1),
                              f"the game's folder name '{folder.name}' must be lower-case letters, "
                              f"digits and hyphens, starting with a letter or digit (it becomes "
                              f"part of file names and web addresses)")
@@ -72,7 +72,7 @@ class GameReader(ProseReader):
         data = self.yaml(gpath)
         if data is None:
             return None
-        where = Located(self.show(gpath), 1, 1)
+        where = Located(self.show(gpath), 1)
         if not isinstance(data, LocDict):
             self.diags.error(where, "game.yaml must be a mapping")
             return None
@@ -156,7 +156,7 @@ class GameReader(ProseReader):
                 cited = gamedef.rule_ids
             missing = sorted(cited - set(index))
             for rid in missing:
-                self.diags.error(Located(self.show(folder / "rules.md"), 1, 1),
+                self.diags.error(Located(self.show(folder / "rules.md"), 1),
                                  f"the engine cites rule '{rid}', which rules.md does not define")
 
         kit = KitReader(self.root, self.diags, set(index), {o.name for o in options}, list(names),
@@ -203,7 +203,7 @@ class GameReader(ProseReader):
         located error: the folder's own engine.py first, then the installed engines."""
         has_file = (folder / ENGINE_FILE).is_file()
         if (folder / ENGINE_FILE).exists() and not has_file:
-            self.diags.error(Located(self.show(folder / ENGINE_FILE), 1, 1),
+            self.diags.error(Located(self.show(folder / ENGINE_FILE), 1),
                              f"{ENGINE_FILE} must be a file (the game's own engine), not a "
                              f"folder or device")
             return None
@@ -220,7 +220,7 @@ class GameReader(ProseReader):
             return find_engine(name, folder)
         except EngineError as e:
             if e.path:
-                self.diags.error(Located(self.show(Path(e.path)), e.line, 1), str(e))
+                self.diags.error(Located(self.show(Path(e.path)), e.line), str(e))
             else:
                 self.diags.error(data.at("engine") if name is not None else where, str(e))
             return None
@@ -331,7 +331,7 @@ class GameReader(ProseReader):
                           rules: list[Rule], glossary: list[Term], examples: list[Example]) -> None:
         """The rulebook's prose at most MAX_BOOK_CHARS characters, or a located error at the
         text that passes the limit (with MAX_DIAGRAMS this bounds the rulebook's pages)."""
-        parts: list[tuple[Located, int]] = [(Located(data.path, 1, 1),
+        parts: list[tuple[Located, int]] = [(Located(data.path, 1),
                                              sum(len(t) for t in texts.values())
                                              + sum(len(str(q)) for q in quickref))]
         parts += [(r.where, len(r.title) + len(r.body)) for top in rules for r in top.walk()]

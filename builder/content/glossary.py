@@ -29,7 +29,7 @@ class GlossaryReader(ProseReader):
                 self.diags.error(Located(shown, 0, 0), "glossary.yaml is missing")
             return []
         if not isinstance(data, LocList):
-            self.diags.error(Located(shown, 1, 1), "glossary.yaml must be a list of terms")
+            self.diags.error(Located(shown, 1), "glossary.yaml must be a list of terms")
             return []
         out = []
         if len(data) > limits.MAX_TERMS:

@@ -62,7 +62,7 @@ class IndexReader(ProseReader):
                 if "words" in idx:
                     words = self.words(idx)
             elif idx is not None:
-                self.diags.error(Located(self.show(index_path), 1, 1), "index.yaml must be a mapping")
+                self.diags.error(Located(self.show(index_path), 1), "index.yaml must be a mapping")
         self.wrong_kinds()
         found = sorted(p.parent.name for p in self.root.glob("*/game.yaml"))
         if not found and not self.diags.errors:
@@ -72,7 +72,7 @@ class IndexReader(ProseReader):
         if len(slugs) > limits.MAX_GAMES:
             extra = slugs[limits.MAX_GAMES]
             where = (games.at(games.index(extra)) if isinstance(games, LocList) and extra in games
-                     else Located(self.show(self.root / extra / "game.yaml"), 1, 1))
+                     else Located(self.show(self.root / extra / "game.yaml"), 1))
             self.diags.error(where, limits.over("the content folder", len(slugs),
                                                 limits.MAX_GAMES, "games per content folder")
                              + f"; '{extra}' is the first game past it")
@@ -112,7 +112,7 @@ class IndexReader(ProseReader):
         holding only a misnamed game file) is an error, not a silent loss."""
         templates = self.root / "templates"
         if (templates.exists() or templates.is_symlink()) and not templates.is_dir():
-            self.diags.error(Located(self.show(templates), 1, 1),
+            self.diags.error(Located(self.show(templates), 1),
                              "'templates' must be a folder (of template overrides), not a file")
         try:
             subs = sorted(p for p in self.root.iterdir() if not p.name.startswith("."))
@@ -130,7 +130,7 @@ class IndexReader(ProseReader):
             except OSError:
                 continue
             if near:
-                self.diags.error(Located(self.show(sub / near[0]), 1, 1),
+                self.diags.error(Located(self.show(sub / near[0]), 1),
                                  f"a game's file must be named 'game.yaml', not '{near[0]}' "
                                  f"(without it the folder is not a game)")
 

@@ -39,7 +39,8 @@ MARKER_RE = re.compile(r"[ \t]*(?:[-*+>]|[0-9]{1,9}[.)])(?=[ \t]|$)")
 
 def text_start(text: str, where: Located) -> int:
     """The line a YAML text value starts on: a block scalar (``|`` or ``>``, which ends in a
-    newline) starts on the line after its key; a plain or quoted one on the key's line."""
+    newline) starts on the line after its key; a plain or quoted one on the key's line. A
+    rule's text in rules.md (stripped of its newlines) starts on ``where``'s line."""
     return where.line + (1 if text.endswith("\n") else 0)
 
 
@@ -57,7 +58,7 @@ class ProseReader(Reader):
             found = value[0].locate(value[1], offset + col - 1)
             if found is not None:
                 return Located(where.path, *found)
-            return Located(where.path, where.line, 1)
+            return Located(where.path, where.line)
         return Located(where.path, where.line, col)
 
     def check_links(self, line: str, where: Located) -> None:
@@ -79,13 +80,13 @@ class ProseReader(Reader):
                                  f"a link to '{target[:40]}' is not allowed: links may go to "
                                  f"{', '.join(LINK_SCHEMES)} addresses or within the site")
 
-    def check_markdown(self, text: str, where: Located, first_line: int | None = None) -> None:
-        """Refuse raw HTML. ``where`` is the position of the YAML value (or, with
-        ``first_line``, the line the text starts on)."""
-        start = first_line if first_line is not None else text_start(text, where)
+    def check_markdown(self, text: str, where: Located) -> None:
+        """Refuse raw HTML. ``where`` is the position of the YAML value, or of the first
+        line of a text in rules.md."""
+        start = text_start(text, where)
         if not self.within_budget(text, where, start):
             return
-        for i, offset, line in self.text_lines(text, where):
+        for i, offset, line in self.text_lines(text):
             scrubbed = CODE_SPAN_RE.sub(lambda m: " " * len(m.group()), line)
             here = self.line_at(where, start + i, text, offset)
             self.check_links(scrubbed, here)
@@ -101,7 +102,7 @@ class ProseReader(Reader):
         """Whether a Markdown text is small enough for the renderer (see MAX_PARAGRAPH);
         False after a located error at the first paragraph or line over a bound."""
         para_start, length, brackets = 0, 0, 0
-        lines = list(self.text_lines(text, where))
+        lines = list(self.text_lines(text))
         for i, offset, line in lines + [(len(lines), len(text) + 1, "")]:
             if line.strip():
                 if not length:
@@ -130,7 +131,7 @@ class ProseReader(Reader):
         return True
 
     @staticmethod
-    def text_lines(text: str, where: Located):
+    def text_lines(text: str):
         """(index, offset in ``text``, line) of each line of a text."""
         offset = 0
         for i, line in enumerate(text.split("\n")):
@@ -143,13 +144,12 @@ class ProseReader(Reader):
         ``where`` carries a span) the span, the value and the line's offset in it."""
         span = getattr(where, "span", None)
         if span is None:
-            return Located(where.path, line, 1)
-        return Located(where.path, line, 1, span=((span, text), offset))
+            return Located(where.path, line)
+        return Located(where.path, line, span=((span, text), offset))
 
-    def check_xrefs(self, text: str, where: Located, index: set[str] | dict,
-                    first_line: int | None = None) -> None:
-        start = first_line if first_line is not None else text_start(text, where)
-        for i, offset, line in self.text_lines(text, where):
+    def check_xrefs(self, text: str, where: Located, index: set[str] | dict) -> None:
+        start = text_start(text, where)
+        for i, offset, line in self.text_lines(text):
             for m in XREF_RE.finditer(line):
                 if m.group(1) not in index:
                     self.diags.error(self.place(self.line_at(where, start + i, text, offset),

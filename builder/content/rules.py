@@ -55,16 +55,18 @@ class RulesReader(ProseReader):
         tops: list[Rule] = []
         stack: list[Rule] = []
         counters = [0, 0, 0]
-        body: list[str] = []
-        body_start = 1
+        body: list[tuple[int, str]] = []   # the current rule's text: (line number, line)
+        texts: list[tuple[Rule, int]] = []  # each rule with a text, and the line it starts on
         current: Rule | None = None
         seen: dict[str, Located] = {}
         in_fence = False
 
         def flush() -> None:
             if current is not None:
-                current.body = "\n".join(body).strip("\n")
-                self.check_markdown(current.body, Located(shown, body_start, 1), first_line=body_start)
+                current.body = "\n".join(t for _, t in body).strip("\n")
+                if body:   # (from its first line that is not blank)
+                    texts.append((current, body[0][0]))
+                    self.check_markdown(current.body, Located(shown, body[0][0]))
 
         for lineno, line in enumerate(text.splitlines(), start=1):
             if line.lstrip().startswith("```"):
@@ -72,34 +74,30 @@ class RulesReader(ProseReader):
             m = HEADING_RE.match(line) if not in_fence else None
             if not m:
                 if current is None and line.strip():
-                    self.diags.error(Located(shown, lineno, 1),
+                    self.diags.error(Located(shown, lineno),
                                      "text before the first heading; every rule belongs to a section")
                 if not body and not line.strip():
-                    body_start = lineno + 1
                     continue
-                if not body:
-                    body_start = lineno
-                body.append(line)
+                body.append((lineno, line))
                 continue
             flush()
             body = []
-            body_start = lineno + 1
             if len(seen) >= limits.MAX_RULES:
-                self.diags.error(Located(shown, lineno, 1), limits.over(
+                self.diags.error(Located(shown, lineno), limits.over(
                     "rules.md", sum(1 for ln in text.splitlines() if HEADING_RE.match(ln)),
                     limits.MAX_RULES, "rules (headings) per rules.md")
                     + "; this heading is the first past it")
                 return []
             level = len(m.group(1))
             if level > 3:
-                self.diags.error(Located(shown, lineno, 1),
+                self.diags.error(Located(shown, lineno),
                                  "rules go three levels deep at most (#, ##, ###: 1., 1.1, 1.1.1)")
                 level = 3
             if len(line) > MAX_PARAGRAPH or line.count("[") > MAX_BRACKETS:
-                self.diags.error(Located(shown, lineno, 1), f"a heading of {len(line):,} "
+                self.diags.error(Located(shown, lineno), f"a heading of {len(line):,} "
                                  f"characters ({line.count('['):,} '['); keep headings short")
                 continue
-            self.check_links(line, Located(shown, lineno, 1))
+            self.check_links(line, Located(shown, lineno))
             heading = m.group(2).rstrip()
             hm = heading_id(heading)
             if not hm:
@@ -115,11 +113,11 @@ class RulesReader(ProseReader):
                     self.diags.error(Located(shown, lineno, line.rindex("{#") + 1),
                                      f"rule id '{describe(rid)[1:-1]}' must be lower-case letters, digits and hyphens")
             if rid in seen:
-                self.diags.error(Located(shown, lineno, 1),
+                self.diags.error(Located(shown, lineno),
                                  f"rule id '{rid}' is already used on line {seen[rid].line}")
-            seen[rid] = Located(shown, lineno, 1)
+            seen[rid] = Located(shown, lineno)
             if level > len(stack) + 1:
-                self.diags.error(Located(shown, lineno, 1),
+                self.diags.error(Located(shown, lineno),
                                  f"heading level {level} directly under level {len(stack)}; "
                                  f"do not skip a level")
                 level = len(stack) + 1
@@ -137,7 +135,7 @@ class RulesReader(ProseReader):
             elif stack:
                 part = stack[0].part
             rule = Rule(id=rid, number=number, title=title, level=level, body="",
-                        where=Located(shown, lineno, 1), part=part,
+                        where=Located(shown, lineno), part=part,
                         parent=stack[-1].id if stack else None)
             if stack:
                 stack[-1].children.append(rule)
@@ -147,19 +145,9 @@ class RulesReader(ProseReader):
             current = rule
         flush()
         if not tops:
-            self.diags.error(Located(shown, 1, 1), "rules.md has no numbered sections")
+            self.diags.error(Located(shown, 1), "rules.md has no numbered sections")
         # cross-references
         index = {r.id for t in tops for r in t.walk()}
-        for t in tops:
-            for r in t.walk():
-                self.check_xrefs(r.body, Located(shown, r.where.line + 1, 1), index,
-                                 first_line=self._body_first_line(text, r))
+        for r, start in texts:
+            self.check_xrefs(r.body, Located(shown, start), index)
         return tops
-
-    @staticmethod
-    def _body_first_line(text: str, rule: Rule) -> int:
-        lines = text.splitlines()
-        i = rule.where.line  # 0-based index of the line after the heading
-        while i < len(lines) and not lines[i].strip():
-            i += 1
-        return i + 1

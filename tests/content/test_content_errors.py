@@ -341,6 +341,12 @@ def _cases():
     yield ("step-repeat-not-a-count",
            {"high-five/examples/01-short.yaml": EXAMPLE + "  - repeat: 0\n"}, EXAMPLE_FILE,
            [f"{EXAMPLE_FILE}:19:13: error: repeat must be a whole number of at least 1"])
+    yield ("step-repeat-text",
+           {"high-five/examples/01-short.yaml": EXAMPLE + "  - repeat: two\n"}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:19:13: error: repeat must be a whole number of at least 1"])
+    yield ("step-repeat-boolean",
+           {"high-five/examples/01-short.yaml": EXAMPLE + "  - repeat: true\n"}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:19:13: error: repeat must be a whole number of at least 1"])
     yield ("step-repeat-with-decide",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "  - decide: {p1: 4D, p2: 9C}",
                                                         "  - decide: {p1: 4D, p2: 9C}\n"
@@ -643,6 +649,17 @@ def _cases():
            "content/high-five/examples",
            ["content/high-five/examples:1:1: error: 'examples' must be a folder of example "
             "files (*.yaml), not a file; the game's examples would vanish"])
+    yield ("kind-examples-sub-folder", {"high-five/examples/notes/a.txt": "x\n"},
+           "content/high-five/examples/notes",
+           ["content/high-five/examples/notes:1:1: error: 'notes' in examples/ is a folder; "
+            "examples/ holds only example files, each named *.yaml (rename or move it)"])
+    yield ("engine-unknown-name", {"high-five/engine.py": None,
+                                   "high-five/game.yaml": GAME + "engine: wra\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:9: error: unknown engine 'wra' (available: battle, battle-lines, "
+            "deck-management, ultimate, war, winning-the-battle); did you mean 'war'?"])
+    yield ("rules-heading-only-an-id", {"high-five/rules.md": RULES + "\n## {#blank}\n\nText.\n"},
+           RULES_FILE, [f"{RULES_FILE}:21:4: error: the rule's title has no visible character "
+                        "(only spaces or invisible characters)"])
     yield ("kind-example-not-yaml", {"high-five/examples/02-more.yml": EXAMPLE},
            "content/high-five/examples/02-more.yml",
            ["content/high-five/examples/02-more.yml:1:1: error: '02-more.yml' in examples/ is "
@@ -760,6 +777,49 @@ def test_the_player_counts_default_as_documented(content: Path, players, counts)
     game.write_text(replace(GAME, "players: {min: 2, max: 2}", f"players: {players}"))
     g = run_check(Path("content")).content.games[0]
     assert (g.players_min, g.players_max) == counts
+
+
+def test_a_hundred_brackets_in_a_paragraph_are_allowed(content: Path):
+    """The bound is more than 100 '[' in a paragraph (rules-paragraph-brackets): 100 are
+    fine."""
+    (content / "high-five" / "rules.md").write_text(RULES + "\nSee\n" + "[a] " * 100 + "\n")
+    assert errors(content) == []
+
+
+def test_a_paragraph_over_the_bound_that_starts_indented_is_said_at_its_line(content: Path):
+    """A paragraph of a YAML text whose first line starts with spaces (an indented code
+    block in Markdown) has no word at column 1 to find in the file: the error is said at
+    the paragraph's first line (line 5 of index.yaml; 'intro: |' is line 2)."""
+    (content / "index.yaml").write_text(INDEX + "intro: |\n  Fine.\n\n      "
+                                        + "[a] " * 101 + "\n")
+    assert errors(content, INDEX_FILE) == [
+        f"{INDEX_FILE}:5:1: error: this paragraph is too large for the rulebook's Markdown: "
+        "101 '[' (at most 100); split it with blank lines"]
+
+
+def test_an_option_label_that_is_refused_falls_back_to_the_name(content: Path):
+    """name-option-label: the label is refused; the option keeps its name as its label."""
+    (content / "high-five" / "game.yaml").write_text(
+        GAME + "options:\n  hand:\n    default: 2\n    label: \u200c\n    text: Cards.\n")
+    game = run_check(Path("content")).content.games[0]
+    assert [(o.name, o.label) for o in game.options] == [("hand", "hand")]
+
+
+def test_an_examples_folder_that_cannot_be_read(content: Path, monkeypatch):
+    """An examples folder the build may not list (tests run as root, who may list any, so
+    the refusal is the operating system's error made by hand)."""
+    folder = content / "high-five" / "examples"
+    real = Path.iterdir
+
+    def iterdir(self):
+        if self.name == "examples":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    assert errors(content, str(folder.relative_to(content.parent))) == [
+        "content/high-five/examples:1:1: error: cannot read the examples folder: "
+        "Permission denied"]
 
 
 def test_eight_nested_markers_are_allowed(content: Path):

@@ -63,6 +63,7 @@ def test_colour_share_and_text():
         fields.colour("#12345")
     assert fields.share("52%") == pytest.approx(0.52)
     assert fields.share(0.25) == 0.25
+    assert fields.share(0) == 0 and fields.share("0%") == 0 and fields.share("100%") == 1
     for bad in ("152%", 1.5, True, "half"):
         with pytest.raises(ValueError, match="must be a share such as 52% or 0.52"):
             fields.share(bad)

@@ -75,6 +75,16 @@ def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int
     ("kit:\n  - kind: mat\n    name: M\n    size: [100, 60]\n    params: {cards: [a, b]}\n",
      (4, 13), "mat.params cards: each value must be a text or number, or a mapping of player "
      "ids to texts, got [a, b]"),
+    ("kit:\n" + "  - kind: player-aid\n" * 7, (7, 5),
+     "kit has 7 components; at most 6 components per kit; this component is the first "
+     "past it"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies: [x]\n", (4, 14),
+     "mat.copies: each variant must be a mapping"),
+    ("kit:\n" + "  - kind: player-aid\n" * 7, (7, 5),
+     "kit has 7 components; at most 6 components per kit; this component is the first "
+     "past it"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies: [x]\n", (4, 14),
+     "mat.copies: each variant must be a mapping"),
     ("kit: {kind: mat}\n", (0, 6),
      "kit must be a list of components, each with a kind (player-aid, tokens, score-track, "
      "mat, round-tracker, deck)"),
@@ -146,3 +156,64 @@ def test_an_engine_art_gets_only_the_params_it_declares(tmp_path: Path, params, 
            f"    art: player-mat\n    params: {params}\n")
     got, first = errors_with_kit(tmp_path, "battle", kit)
     assert got == [f"battle/game.yaml:{first + 6}:13: error: {message}"]
+
+
+def test_a_whole_number_param_is_refused_when_it_is_not_one(tmp_path: Path):
+    """Battle's killed-mat art takes ``players`` as a whole number (GameDef.art_params)."""
+    kit = ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    art: killed-mat\n"
+           "    params: {players: lots}\n")
+    got, first = errors_with_kit(tmp_path, "battle", kit)
+    assert got == [f"battle/game.yaml:{first + 5}:13: error: mat.params.players must be a "
+                   "whole number, got 'lots'"]
+
+
+ART_OF_OUR_OWN = """
+
+def caption_art(ctx):
+    return ""
+
+
+GAME.art["caption-mat"] = caption_art
+GAME.art_params["caption-mat"] = {"caption": "text", "rows": "whole"}
+"""
+
+
+@pytest.mark.parametrize("params, said, kept", [
+    ("{caption: Hello, rows: '12'}", None, {"caption": "Hello", "rows": 12}),
+    ("{caption: 7, rows: -3}", None, {"caption": "7", "rows": -3}),
+    ("{caption: {a: b}}", "mat.params.caption must be a text, got a mapping", None),
+    ("{rows: 10000}", "mat.params.rows must be a whole number, got 10000", None),
+])
+def test_a_designers_art_gets_text_and_whole_number_params(tmp_path: Path, params, said, kept):
+    """A designer's engine.py declares an art of its own with a text and a whole-number
+    param: a text is kept as text (a number written there too), a whole number may be
+    written quoted; anything else is refused at the params' line."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "high-five", content / "high-five")
+    (content / "index.yaml").write_text("games: [high-five]\n")
+    engine = content / "high-five" / "engine.py"
+    engine.write_text(engine.read_text() + ART_OF_OUR_OWN)
+    game = content / "high-five" / "game.yaml"
+    text = game.read_text()
+    first = text.count("\n") + 1
+    game.write_text(text + "kit:\n  - kind: mat\n    name: Caption\n    size: [100, 60]\n"
+                    f"    art: caption-mat\n    params: {params}\n")
+    report = run_check(content)
+    got = [d.format().split("\n")[0].replace(str(content) + "/", "")
+           for d in report.diagnostics.errors]
+    if said is None:
+        assert got == []
+        mat = report.content.games[0].kit[0]
+        assert mat.params["params"] == kept
+    else:
+        assert got == [f"high-five/game.yaml:{first + 5}:13: error: {said}"]
+
+
+def test_a_section_with_a_mistake_is_not_kept_half_read(tmp_path: Path):
+    """A section with an unknown key is said (see the table above) and its component left
+    out of the model, rather than kept with the key read as a part of the section."""
+    got, _ = errors_with_kit(tmp_path, "war", "kit:\n  - kind: player-aid\n    sections:\n"
+                             "      - {title: X, lines: all}\n      - {titel: X}\n")
+    assert len(got) == 1 and "unknown key 'titel'" in got[0]
+    game = run_check(tmp_path / "content").content.games[0]
+    assert game.kit == []

@@ -254,6 +254,11 @@ def with_balance(tmp_path: Path, slug: str, balance: str) -> tuple[Path, int]:
     ("balance:\n  claims:\n    - {claim: seat, at_most: 52%, bots: heuristic, atmost: 1}\n",
      (2, 52), "a seat claim: unknown key 'atmost' (allowed: at_most, bots, confidence); did "
               "you mean 'at_most'?"),
+    # a skill claim of a bot against itself; a claim's own confidence out of range
+    ("balance:\n  claims:\n    - {claim: skill, bot: search, against: search, at_least: 60%}\n",
+     (2, 44), "a skill claim compares two different bots"),
+    ("balance:\n  claims:\n    - {claim: seat, at_most: 52%, confidence: 40%}\n",
+     (2, 47), "confidence must be from 50% to below 100%, got '40%'"),
     ("balance:\n  claims: {claim: seat}\n", (1, 11),
      "balance.claims must be a list of claims, each a mapping such as {claim: seat, at_most: "
      "52%}"),
