@@ -281,13 +281,18 @@ def equivalents() -> list[Equivalent]:
             for e in entries or []]
 
 
-def equivalent_names(dest: Path, entries: list[Equivalent]) -> tuple[dict[str, str], list]:
+def equivalent_names(dest: Path, entries: list[Equivalent], modules: list[str] | None = None,
+                     ) -> tuple[dict[str, str], list]:
     """The names, in a group's run (``dest``), of the mutants the entries describe (name ->
-    why), and the entries of the group's modules that no mutant matches any more (the code
-    they were judged on changed: judge again)."""
+    why), and the entries of the group's modules (``modules``, its patterns such as
+    ``builder/content/*.py``; default: every module) that no mutant matches any more (the
+    code they were judged on changed: judge again)."""
     by_module: dict[str, list[Equivalent]] = {}
     for e in entries:
-        by_module.setdefault(e.function.split(".x_")[0].split(".xǁ")[0], []).append(e)
+        dotted = e.function.split(".x_")[0].split(".xǁ")[0]
+        path = Path(dotted.replace(".", "/") + ".py")
+        if modules is None or any(path.match(m) for m in modules):
+            by_module.setdefault(dotted, []).append(e)
     names, stale = {}, []
     for dotted, listed in by_module.items():
         copy = dest / "mutants" / (dotted.replace(".", "/") + ".py")
@@ -349,7 +354,7 @@ def report(groups: list[Group], work: Path, show: bool) -> int:
             print(f"{group.name}: no results under {work / group.name} (run it first)")
             failed = 1
             continue
-        listed, stale = equivalent_names(work / group.name, entries)
+        listed, stale = equivalent_names(work / group.name, entries, group.modules)
         by_module: dict[str, dict[str, str]] = {}
         for name, status in found.items():
             by_module.setdefault(module_of(name), {})[name] = status

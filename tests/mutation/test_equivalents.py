@@ -71,3 +71,13 @@ def test_the_entries_are_complete():
 ])
 def test_a_mutants_module(name, module):
     assert mutation.module_of(name) == module
+
+
+def test_only_the_groups_own_modules_are_judged(tmp_path: Path):
+    """A group's run copies every module but mutates only its own: an entry of another
+    module is neither found nor stale there."""
+    entry = mutation.Equivalent("builder.other.x_f", ("return b",), ("return None",), "why")
+    (tmp_path / "mutants" / "builder").mkdir(parents=True)
+    (tmp_path / "mutants" / "builder" / "other.py").write_text("def f(a):\n    return a\n")
+    assert mutation.equivalent_names(tmp_path, [entry], ["builder/m.py"]) == ({}, [])
+    assert mutation.equivalent_names(tmp_path, [entry]) == ({}, [entry])
