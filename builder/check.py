@@ -39,7 +39,7 @@ class StepRecord:
     """One replayed step, as the renderers draw it."""
 
     index: int
-    kind: str  # decision | chance | forced
+    kind: str  # decision | chance | forced | refused
     decisions: dict[str, Any]  # player -> decision value (engine values)
     what: str  # what was decided, in words
     events: list[Event]
@@ -52,6 +52,9 @@ class StepRecord:
     #: the table once the step has resolved, when ``table`` shows an earlier moment (the
     #: reveal); None when the diagram already shows the table after the step
     after: list[Zone] | None = None
+    #: a refused step (``refused:``): (the player refused, the rule cited, the engine's
+    #: reason); the state is as it was before the step
+    refusal: tuple[str, str, str] | None = None
 
 
 @dataclass
@@ -296,6 +299,8 @@ class Replayer:
                                  f"({state.result.reason if state.result else ''})".replace(
                                      "{", "").replace("}", ""), detail=before)
                 return False
+            if step.refused is not None:
+                return self.replay_refusal(step, state, replay, node, label, before)
             decisions: dict[str, Any] = {}
             try:
                 if step.chance is not None:
@@ -315,27 +320,10 @@ class Replayer:
                     kind = "chance"
                     decisions = {node.player or "chance": outcome}
                 elif step.decide is not None:
-                    if node.kind != "decision":
-                        self.diags.error(step.positions.at("decide"),
-                                         f"{label}: a chance event is pending ({node.what}); "
-                                         f"write its outcome with chance:", detail=before)
+                    read = self.read_decisions(step, node, label, before)
+                    if read is None:
                         return False
-                    for key, written in step.decide.items():
-                        player = str(key)
-                        choice = node.choices.get(player)
-                        if choice is None:
-                            self.diags.error(
-                                step.positions.at("decide", player),
-                                f"{label}: {player} has no decision to make now "
-                                f"(deciding: {', '.join(node.choices)}; {node.what})",
-                                detail=before)
-                            return False
-                        try:
-                            decisions[player] = choice.parse(written)
-                        except DecisionFormatError as e:
-                            self.diags.error(step.positions.at("decide", player),
-                                             f"{label}: {player}: {e}", detail=before)
-                            return False
+                    decisions = read
                     for player in node.choices:
                         if player not in decisions:
                             self.diags.error(step.positions.at("decide"),
@@ -395,6 +383,76 @@ class Replayer:
             ))
             if not ok:
                 return False
+        return True
+
+    def read_decisions(self, step: Step, node, label: str, before: str) -> dict | None:
+        """A step's ``decide:`` read by the pending choices (each player's written decision
+        parsed by their choice), or None after a located error."""
+        if node.kind != "decision":
+            self.diags.error(step.positions.at("decide"),
+                             f"{label}: a chance event is pending ({node.what}); "
+                             f"write its outcome with chance:", detail=before)
+            return None
+        decisions: dict[str, Any] = {}
+        for key, written in step.decide.items():
+            player = str(key)
+            choice = node.choices.get(player)
+            if choice is None:
+                self.diags.error(step.positions.at("decide", player),
+                                 f"{label}: {player} has no decision to make now "
+                                 f"(deciding: {', '.join(node.choices)}; {node.what})",
+                                 detail=before)
+                return None
+            try:
+                decisions[player] = choice.parse(written)
+            except DecisionFormatError as e:
+                self.diags.error(step.positions.at("decide", player),
+                                 f"{label}: {player}: {e}", detail=before)
+                return None
+        return decisions
+
+    def replay_refusal(self, step: Step, state: State, replay: Replay, node, label: str,
+                       before: str) -> bool:
+        """A refused step: the engine must refuse its decision citing the rule the step
+        names; the state stays as it was (the decision is tried on a copy), and the rule
+        counts as exercised."""
+        decisions = self.read_decisions(step, node, label, before)
+        if decisions is None:
+            return False
+        refusal = None
+        for player, value in decisions.items():
+            said = node.choices[player].refusal(value)
+            if said is not None:
+                refusal = (player, said[0], said[1])
+                break
+        whole = set(decisions) == set(node.choices)
+        if refusal is None and whole:
+            try:
+                state.clone().apply(decisions)
+            except IllegalDecision as e:
+                refusal = (e.player or next(iter(decisions)), e.rule, e.message)
+        if refusal is None:
+            others = [p for p in node.choices if p not in decisions]
+            self.diags.error(step.positions.at("decide"),
+                             f"{label}: the engine accepted this decision, but the step says "
+                             f"it is refused by rule {self.rule_label(step.refused)}"
+                             + (f" (write the decisions of {', '.join(others)} too: the "
+                                f"engine judges the players' decisions together)"
+                                if others else ""), detail=before)
+            return False
+        player, rule, message = refusal
+        if rule != step.refused:
+            self.diags.error(step.positions.at("refused"),
+                             f"{label}: the engine refuses this decision by rule "
+                             f"{self.rule_label(rule) or '(none given)'}, not "
+                             f"{self.rule_label(step.refused)}: {player}: {message}",
+                             detail=before)
+            return False
+        replay.rules_cited.add(rule)
+        replay.steps.append(StepRecord(
+            index=step.index, kind="refused", decisions=decisions, what=node.what, events=[],
+            view=state.view(), table=state.table(), comment=step.comment, expected=[],
+            refusal=refusal))
         return True
 
     def rule_label(self, rid: str) -> str:
@@ -544,7 +602,70 @@ def check_content(content: Content, diags: Diagnostics) -> Report:
         game_report.coverage = coverage
         cited = gamedef.cited_rules(game.option_defaults())
         game_report.uncovered = sorted(rid for rid in cited if not coverage.get(rid))
+        check_engine(game, gamedef, diags)
     return Report(content=content, games=reports, diagnostics=diags)
+
+
+def check_engine(game: Game, gamedef: GameDef, diags: Diagnostics) -> None:
+    """The conformance kit (:mod:`builder.testing`) on the game's engine, with the game's
+    printed options and the engine's option sets, unless it already held with this very
+    code and these options (its verdict is kept in the cache). Each breach is an error at
+    the engine's line to blame, with the game's seed and step."""
+    from .cache import cache_dir
+    from .testing import DEFAULT_GAMES, conformance, verdict_key
+
+    # the settings the engine takes (an unknown one is the reader's to say, at its line)
+    printed = {k: v for k, v in game.option_defaults().items() if k in gamedef.options}
+    mark = cache_dir() / (f"conformance-{game.slug}-"
+                          f"{verdict_key(gamedef, DEFAULT_GAMES, printed)}.held")
+    if mark.exists():
+        return
+    try:
+        breaches = conformance(gamedef, DEFAULT_GAMES, printed)
+    except SetupError:   # a printed option the engine refuses: said where it is written
+        return
+    for b in breaches:
+        where, function = blamed(b.culprit, game)
+        diags.error(where, f"the engine breaks its contract ({b.kind}): {b.message}"
+                    + (f" in {function}()" if function else ""),
+                    detail=f"in {b.doing()}; see docs/writing-an-engine.md, \"The "
+                           f"conformance kit\"")
+    if not breaches:
+        try:
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            mark.write_text("held\n")
+        except OSError:   # a cache that cannot be written: the kit runs again next time
+            pass
+
+
+def blamed(culprit: Any, game: Game) -> tuple[Located, str]:
+    """Where a breach of the conformance kit is said: the innermost line of the engine's
+    code in an exception's traceback, or where the function to blame is written (a bot,
+    ``max_steps``, a state's method); the game's ``game.yaml`` when neither is known."""
+    import inspect
+    import traceback
+
+    from . import faults
+
+    if isinstance(culprit, BaseException):
+        place = faults.locate(culprit)
+        if place is None:   # in warbook's code (a shipped engine): the innermost frame
+            frames = traceback.extract_tb(culprit.__traceback__)
+            if frames:
+                place = (faults.shown(frames[-1].filename), frames[-1].lineno or 1,
+                         frames[-1].name)
+        if place is not None:
+            return Located(place[0], place[1]), place[2]
+    elif culprit is not None:
+        target = getattr(culprit, "__func__", culprit)
+        try:
+            path, (_, line) = inspect.getsourcefile(target), inspect.getsourcelines(target)
+        except (TypeError, OSError):
+            path = None
+        if path is not None:
+            return (Located(faults.shown(path), line),
+                    getattr(target, "__qualname__", getattr(target, "__name__", "")))
+    return Located(faults.shown(f"{game.dir}/game.yaml"), 1), ""
 
 
 def run_check(root) -> Report:

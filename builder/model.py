@@ -103,6 +103,9 @@ class Step:
     expect: dict[str, Any] | None  # view key (or events) -> expected (plain data), or None
     comment: str  # Markdown
     repeat: int = 1
+    #: the rule a refused step's decision breaks (``refused:``): the engine must refuse
+    #: ``decide`` citing it, and the state does not change; None for a step that is played
+    refused: str | None = None
     #: where each part of the step was written, by its path inside the step
     #: (``("decide", "p1")``, ``("expect", "events", 0)``)
     positions: Positions = field(default_factory=lambda: Positions({}))

@@ -26,7 +26,7 @@ STAGES: list[tuple[str, list[str]]] = [
                     "builder.faults",
                     "builder"]),
     ("model", ["builder.model"]),
-    ("engine", ["builder.engine"]),
+    ("engine", ["builder.engine", "builder.testing"]),
     ("content", ["builder.content"]),
     ("check", ["builder.check", "builder.events", "builder.record"]),
     ("lab", ["builder.lab"]),

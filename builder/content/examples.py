@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from .. import limits
-from ..diagnostics import Located, suggest
+from ..diagnostics import Located, describe, suggest
 from ..model import Example, Positions, Rule, Step
 from ..yamlsrc import LocDict, LocList, located_paths, plain_data
 from .base import ID_RE, or_default
 from .markdown import ProseReader
 
-STEP_KEYS = {"decide", "chance", "expect", "comment", "repeat"}
+STEP_KEYS = {"decide", "chance", "expect", "comment", "repeat", "refused"}
 EXAMPLE_KEYS = {"id", "title", "rules", "options", "setup", "steps", "intro", "outro", "draft"}
 
 
@@ -72,6 +72,27 @@ class ExampleReader(ProseReader):
                              + "; this is the first example past it")
             paths = paths[:limits.MAX_EXAMPLES]
         return paths
+
+    def refused(self, s: LocDict, index) -> str | None:
+        """A step's ``refused:``, the id of the rule its decision breaks (the step shows a
+        move the rules forbid), or None."""
+        if "refused" not in s:
+            return None
+        rid = s["refused"]
+        if not isinstance(rid, str) or rid not in index:
+            self.diags.error(s.at("refused"), f"refused: must be the id of the rule that "
+                             f"forbids the decision, got {describe(rid)}"
+                             + (suggest(rid, index) if isinstance(rid, str) else ""))
+            return None
+        if "decide" not in s:
+            self.diags.error(s.at("refused"), "refused: is for a decision the rules forbid; "
+                             "write that decision with decide:")
+            return None
+        if "expect" in s:
+            self.diags.error(s.at("expect"), "a refused step changes nothing, so it has no "
+                             "expect:; write what happens next in the following step")
+            return None
+        return rid
 
     def within_limits(self, data: LocDict, steps: LocList, eid: str,
                               texts: dict[str, str]) -> bool:
@@ -184,6 +205,7 @@ class ExampleReader(ProseReader):
             if repeat > 1 and ("decide" in s or "chance" in s):
                 self.diags.error(s.at("repeat"), "repeat is only for forced steps (no decide:, no chance:)")
                 repeat = 1
+            refused = self.refused(s, index)
             comment = self.text(s, "comment", "step")
             if comment:
                 self.check_markdown(comment, s.at("comment"))
@@ -195,7 +217,7 @@ class ExampleReader(ProseReader):
             n += 1
             steps.append(Step(index=n, where=where, decide=plain_data(decide),
                               chance=plain_data(s.get("chance")), expect=plain_data(expect),
-                              comment=comment, repeat=repeat,
+                              comment=comment, repeat=repeat, refused=refused,
                               positions=positions.within("steps", i)))
         return Example(
             id=eid or path.stem, title=title or path.stem, where=Located(shown, 1),

@@ -767,7 +767,8 @@ def _card_supply(options: dict[str, Any], group: str, card: Card) -> int:
 GAME = GameDef(
     slug="battle", title="Battle", options=OPTIONS, rule_ids=RULES, event_kinds=EVENT_KINDS,
     view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup, heuristic=heuristic,
-    max_steps=max_steps,
+    max_steps=max_steps,  # one deck for two players, two decks for four
+    supply=lambda options: Counter(full_deck() * (2 if options["players"] == 4 else 1)),
     option_sets=[{}, {"aces": "low"}, {"players": 4}, {"players": 4, "aces": "low"}],
     supply_group=_supply_group, card_supply=_card_supply,
     round_key="turns", round_word="turn", determinize=determinize,

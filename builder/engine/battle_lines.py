@@ -917,6 +917,7 @@ GAME = GameDef(
     slug="battle-lines", title="Battle Lines", options=OPTIONS, rule_ids=RULES,
     event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
     heuristic=heuristic, max_steps=max_steps,
+    supply=lambda options: Counter(full_deck()),  # one 52-card deck
     option_sets=[{}, {"max_turns": 3}],
     round_key="turns", round_word="turn", cap_rules=frozenset({"turn-cap"}),
     determinize=determinize,

@@ -667,6 +667,10 @@ class GameDef:
     max_steps: Callable[[dict[str, Any]], int]
     #: option sets worth testing (each a dict of non-default options)
     option_sets: list[dict[str, Any]] = field(default_factory=lambda: [{}])
+    #: every card the game is played with under ``options`` (its rules' "What you need"),
+    #: as a Counter of cards; the conformance kit (builder.testing) checks that a new game
+    #: deals exactly these. None: the deal is taken as the game's supply
+    supply: Callable[[dict[str, Any]], Counter] | None = None
     #: which group of piles a setup pile belongs to, for counting cards (games where each
     #: player has a deck of their own answer e.g. "p1"); default: one group, "all"
     supply_group: Callable[[str], str] | None = None

@@ -809,6 +809,7 @@ GAME = GameDef(
     slug="deck-management", title="War with Deck Management", options=OPTIONS, rule_ids=RULES,
     event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
     heuristic=heuristic, max_steps=max_steps,
+    supply=lambda options: Counter(full_deck()),  # one 52-card deck, whatever the players
     option_sets=[
         {}, {"deck_order": "arranged"}, {"players": 3}, {"players": 4},
         {"players": 3, "deck_order": "arranged"}, {"players": 4, "deck_order": "arranged"},

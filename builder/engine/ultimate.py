@@ -534,6 +534,7 @@ GAME = GameDef(
     slug="ultimate", title="Ultimate Game of All Skill", options=OPTIONS, rule_ids=RULES,
     event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
     heuristic=heuristic, max_steps=max_steps, option_sets=[{}],
+    supply=lambda options: Counter(full_deck(("C", "S", "D"))),  # the hearts stay in the box
     round_key="round", round_word="round", determinize=determinize,
     fast_random=fast_random_game,
 )

@@ -317,7 +317,7 @@ def max_steps(options: dict[str, Any]) -> int:
 GAME = GameDef(
     slug="war", title="War", options=OPTIONS, rule_ids=RULES, event_kinds=EVENT_KINDS,
     view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup, heuristic=heuristic,
-    max_steps=max_steps,
+    max_steps=max_steps, supply=lambda options: Counter(full_deck()),  # one 52-card deck
     option_sets=[{}, {"max_tricks": 200}, {"wins": "lower"},
                  {"aces": "low", "war_cards": 1, "max_tricks": 500}],
     rules_for=rules_for,

@@ -617,6 +617,7 @@ GAME = GameDef(
     slug="winning-the-battle", title="Winning the Battle, Losing the War", options=OPTIONS,
     rule_ids=RULES, event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game,
     from_setup=from_setup, heuristic=heuristic, max_steps=max_steps, option_sets=[{}],
+    supply=lambda options: Counter(full_deck() * 2),  # a whole deck for each player
     supply_group=lambda pile: pile.split(".")[0] if pile.split(".")[0] in PLAYERS else "all",
     card_supply=lambda options, group, card: 1,
     round_key="battles", round_word="battle", determinize=determinize,

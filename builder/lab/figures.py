@@ -37,6 +37,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from .. import faults
+from ..cache import cache_dir
 from ..errors import WarbookError
 from ..model import Content, Game
 from .simulate import simulate
@@ -56,14 +57,6 @@ def sizes() -> tuple[int, int, int]:
     if n is None:
         return BOOK_GAMES, OPTION_GAMES, SEARCH_GAMES
     return min(BOOK_GAMES, n), min(OPTION_GAMES, n), min(SEARCH_GAMES, n)
-
-
-def cache_dir() -> Path:
-    env = os.environ.get("WARBOOK_CACHE")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "warbook" / "figures"
 
 
 def _source(obj) -> bytes:

@@ -170,6 +170,9 @@ class StepView:
     #: the diagram shows the reveal, before the step resolved (the state lines say what
     #: the table holds after it; the cards that then moved are marked)
     at_reveal: bool = False
+    #: a refused step (kind "refused"): (href, "2.1 Following suit") of the rule that
+    #: forbids the decision; the narration says what was tried and why it is refused
+    refused: tuple[str, str] | None = None
 
     @property
     def label(self) -> str:
@@ -319,6 +322,9 @@ class Presenter:
         describe = _describer(g, rep.options)
         hook = getattr(g.gamedef, "marks", None) if g.gamedef is not None else None
         steps = [self.step(s, names, md, describe, hook) for s in rep.steps]
+        for view, s in zip(steps, rep.steps):
+            if s.refusal is not None and s.refusal[1] in index:
+                view.refused = (self.links.href(g.slug, s.refusal[1]), index[s.refusal[1]].label)
         return ExampleView(
             id=ex.id, anchor=self.links.anchor(g.slug, "ex-" + ex.id), number=number,
             title=smart(ex.title), intro=md.block(ex.intro), outro=md.block(ex.outro),
@@ -332,6 +338,12 @@ class Presenter:
              describe: Callable | None = None, marks: Callable | None = None) -> StepView:
         describe = describe or (lambda view, names: [(w, prose(t)) for w, t in state_strip(view, names)])
         narration = [prose(e.narrate(names)) for e in s.events if e.text]
+        if s.refusal is not None:
+            player, _rule, message = s.refusal
+            tried = _fmt(s.decisions.get(player, ""))
+            who = names.get(player, player)
+            reason = message.rstrip(".")
+            narration = [prose(f"{who} chooses {tried}. {reason[:1].upper()}{reason[1:]}.")]
         decided = Markup("")
         if s.kind == "chance":
             decided = prose("Chance: " + "; ".join(_fmt(v) for v in s.decisions.values()))

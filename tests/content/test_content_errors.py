@@ -327,7 +327,7 @@ def _cases():
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "    expect:\n      p2",
                                                         "    expct:\n      p2")}, EXAMPLE_FILE,
            [f"{EXAMPLE_FILE}:16:5: error: step: unknown key 'expct' (allowed: chance, comment, decide, "
-            "expect, repeat); did you mean 'expect'?"])
+            "expect, refused, repeat); did you mean 'expect'?"])
     yield ("step-decide-and-chance",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "  - decide: {p1: 4D, p2: 9C}",
                                                         "  - decide: {p1: 4D, p2: 9C}\n"
@@ -347,6 +347,23 @@ def _cases():
     yield ("step-repeat-boolean",
            {"high-five/examples/01-short.yaml": EXAMPLE + "  - repeat: true\n"}, EXAMPLE_FILE,
            [f"{EXAMPLE_FILE}:19:13: error: repeat must be a whole number of at least 1"])
+    first = "  - decide: {p1: KS, p2: KH}\n"
+    refused = "  - decide: {p1: QS, p2: KH}\n    refused: plya\n" + first
+    yield ("step-refused-unknown-rule",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, first, refused)}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:12:14: error: refused: must be the id of the rule that forbids "
+            "the decision, got 'plya'; did you mean 'play'?"])
+    yield ("step-refused-without-decide",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, first,
+                                                        "  - refused: play\n" + first)},
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:11:14: error: refused: is for a decision the rules "
+                          "forbid; write that decision with decide:"])
+    yield ("step-refused-with-expect",
+           {"high-five/examples/01-short.yaml": replace(
+               EXAMPLE, first, "  - decide: {p1: QS, p2: KH}\n    refused: play\n"
+                               "    expect: {p1.points: 0}\n" + first)}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:13:13: error: a refused step changes nothing, so it has no "
+            "expect:; write what happens next in the following step"])
     yield ("step-repeat-with-decide",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "  - decide: {p1: 4D, p2: 9C}",
                                                         "  - decide: {p1: 4D, p2: 9C}\n"

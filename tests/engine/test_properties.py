@@ -1,13 +1,12 @@
-"""Property tests over every game and option set: 500 games each from seeds, with random and
-heuristic bots.
+"""Property tests over every game and option set, with random and heuristic bots.
 
-Before the first step and after every step of every game:
-* every card of the game's supply is accounted for (none created or lost), the supply
-  written down here from each game's rules ("What you need"), not taken from the engine;
-* every decision the bots make is one the engine offers, and every listed legal choice
-  is accepted (checked on a copy of the state for a sample of steps);
-and for every game: it ends within its documented bound (``play_game`` enforces it), and the
-same seed gives the same game.
+The conformance kit (``builder.testing``, which ``warbook check`` runs on every game's
+engine) on 500 games per option set: every card of the game's supply accounted for from
+the deal to the end, the step bound held, every bot decision legal and every listed
+choice accepted, events and view keys declared, the same seed giving the same game. The
+supplies are each engine's ``supply``, counted here against the rules by hand. Besides:
+different seeds give different games, bots make only offered decisions, and the diagrams'
+table draws what the state holds.
 """
 
 from __future__ import annotations
@@ -21,7 +20,8 @@ import pytest
 from helpers import house_style_problems
 
 from builder.engine import available_engines, find_engine, registered_engines
-from builder.engine.core import IllegalDecision, full_deck, play_game, random_bot
+from builder.engine.core import play_game, random_bot
+from builder.testing import assert_conforms
 
 GAMES_PER_OPTION_SET = 500
 GAMES = registered_engines()
@@ -47,26 +47,17 @@ def test_every_shipped_game_has_a_registered_engine():
         assert (content / slug / "engine.py").is_file() or engine in GAMES, slug
 
 
-def supply(slug: str, options: dict) -> Counter:
-    """Every card a game is played with, from its rules (content/<slug>/rules.md)."""
-    deck = Counter(full_deck())
-    if slug in ("war", "battle-lines", "deck-management"):
-        return deck                                   # one standard 52-card deck
-    if slug == "winning-the-battle":
-        return deck + deck                            # a whole deck for each player
-    if slug == "battle":                              # two decks with four players
-        return deck + deck if options["players"] == 4 else deck
-    if slug == "ultimate":                            # the hearts stay in the box
-        return Counter(full_deck(("C", "S", "D")))
-    raise AssertionError(f"no supply written down here for the {slug} engine")
-
-
 def test_the_supplies_count_as_the_rules_count():
-    assert sum(supply("war", {}).values()) == 52
-    assert sum(supply("winning-the-battle", {}).values()) == 104
-    assert sum(supply("battle", {"players": 2}).values()) == 52
-    assert sum(supply("battle", {"players": 4}).values()) == 104
-    assert sum(supply("ultimate", {}).values()) == 39
+    """Each engine's ``supply`` (what the conformance kit holds the deal to) against its
+    rules' "What you need", counted by hand."""
+    assert sum(GAMES["war"].supply({}).values()) == 52
+    assert sum(GAMES["battle-lines"].supply({}).values()) == 52
+    assert sum(GAMES["deck-management"].supply({"players": 4}).values()) == 52
+    assert sum(GAMES["winning-the-battle"].supply({}).values()) == 104
+    assert sum(GAMES["battle"].supply({"players": 2}).values()) == 52
+    assert sum(GAMES["battle"].supply({"players": 4}).values()) == 104
+    ultimate = GAMES["ultimate"].supply({})
+    assert sum(ultimate.values()) == 39 and not any(c.suit == "H" for c in ultimate)
 
 
 def _cases():
@@ -89,7 +80,7 @@ class StepChecker:
     def __init__(self, game, seed, options):
         self.game = game
         self.rng = random.Random(seed * 7919 + 1)
-        self.initial = supply(game.slug, game.resolve(options))
+        self.initial = game.supply(game.resolve(options))
         self.log = []
 
     def __call__(self, state, node, decided, events):
@@ -100,34 +91,12 @@ class StepChecker:
         self.log.append((node.kind, repr(decided), [(e.kind, e.rule, e.text) for e in events]))
 
 
-def _check_offered(state, rng):
-    """Every listed legal choice is accepted by the engine (on a copy)."""
-    node = state.pending()
-    if node is None or node.kind != "decision":
-        return
-    base = {p: ch.sample(rng) for p, ch in node.choices.items()}
-    for p, ch in node.choices.items():
-        opts = ch.enumerate()
-        if opts is None:
-            continue
-        assert opts, f"{p} is offered no choice at all"
-        for v in opts[:40]:
-            assert ch.contains(v)
-            trial = state.clone()
-            joint = dict(base)
-            joint[p] = v
-            try:
-                trial.apply(joint)
-            except IllegalDecision as e:  # pragma: no cover - a failure message
-                raise AssertionError(f"offered choice {v!r} for {p} was refused: {e}") from e
-
-
 @pytest.mark.parametrize("slug,opts", list(_cases()))
 def test_the_deal_holds_the_whole_supply(slug, opts):
     """Before any step: a new game holds every card of the supply, as often as the rules
     have it (a card lost or doubled in the deal is caught here, not only from step 1)."""
     game = GAMES[slug]
-    want = supply(slug, game.resolve(opts))
+    want = game.supply(game.resolve(opts))
     for seed in range(20):
         cards = game.new_game(game.resolve(opts), random.Random(seed)).all_cards()
         assert dict.__eq__(cards, want), (
@@ -135,30 +104,12 @@ def test_the_deal_holds_the_whole_supply(slug, opts):
             f"lost {want - cards}")
 
 
-@pytest.mark.parametrize("slug,opts", list(_cases()))
+@pytest.mark.parametrize("slug", ENGINES)
 @pytest.mark.slow
-def test_property_games(slug, opts):
-    game = GAMES[slug]
-    total_steps = 0
-    for seed in range(GAMES_PER_OPTION_SET):
-        checker = StepChecker(game, seed, opts)
-        probe_rng = random.Random(seed)
-
-        def on_step(state, node, decided, events, checker=checker):
-            checker(state, node, decided, events)
-            if len(checker.log) % 13 == 1 and not state.is_terminal():
-                _check_offered(state, probe_rng)
-
-        state, steps = play_game(game, opts, seed, _bots(game, seed), on_step=on_step)
-        assert state.is_terminal()
-        assert steps <= game.max_steps(game.resolve(opts))
-        total_steps += steps
-        if seed % 25 == 0:
-            again = StepChecker(game, seed, opts)
-            state2, steps2 = play_game(game, opts, seed, _bots(game, seed), on_step=again)
-            assert steps2 == steps and again.log == checker.log, "same seed, different game"
-            assert state2.result.label == state.result.label
-    assert total_steps >= GAMES_PER_OPTION_SET
+def test_property_games(slug):
+    """The conformance kit (builder.testing, what ``warbook check`` runs on a few games) on
+    500 games per option set."""
+    assert_conforms(GAMES[slug], games=GAMES_PER_OPTION_SET)
 
 
 @pytest.mark.parametrize("slug", ENGINES)

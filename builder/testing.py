@@ -1,0 +1,289 @@
+"""The conformance kit: what every engine must hold, a shipped one or a designer's.
+
+``warbook check`` runs it on each game before anything is printed (its verdict is kept
+in the cache, keyed by a hash of the engine's code and options, so it runs again only
+when they change), and a plugin author runs the same checks in their own pytest::
+
+    from builder.testing import assert_conforms
+    from my_games.crazy_eights import GAME
+
+    def test_crazy_eights_conforms():
+        assert_conforms(GAME, games=200)
+
+It plays seeded games with each option set worth testing (the printed options and the
+engine's ``option_sets``), with the random bot, the engine's heuristic bot, and the two
+against each other, and after the deal and after every step it holds:
+
+* **cards**: the deal holds the game's supply (``supply(options)``, where the engine
+  declares it), and every card stays accounted for (``all_cards()`` is the same after
+  every step as after the deal: none lost, none made);
+* **bound**: the game ends within ``max_steps(options)`` steps;
+* **legal**: every decision a bot makes is one its choice offers, and the engine accepts
+  it; at every 13th step, each listed choice (up to 12 a player) is tried on a copy of
+  the state and must be accepted too;
+* **pending**: a game that is not over has a pending decision or chance event;
+* **events**: every event is of a declared kind (``event_kinds``) and cites a rule the
+  engine declares (``rule_ids``, or ``rules_for(options)``);
+* **view**: every view key is declared (``view_keys``, ``{p}`` standing for a player), at
+  the deal, every 13th step and the end;
+* **seed**: the same seed gives the same game.
+
+A breach is said with the game's seed and step, so the game can be played again; a
+game stops at its first breach (what follows would be its consequence). An exception
+raised by the engine is a breach too (``fault``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .engine.core import GameDef, IllegalDecision, fmt_value, random_bot
+
+__all__ = ["Breach", "DEFAULT_GAMES", "assert_conforms", "conformance", "option_sets", "play"]
+
+#: changes whenever what the kit checks changes (a cached verdict is then stale)
+VERSION = 1
+#: games per option set that ``warbook check`` plays (a third each: random, heuristic,
+#: heuristic against random)
+DEFAULT_GAMES = 12
+#: at most this many breaches are reported per option set (the first of each kind)
+MAX_BREACHES = 5
+
+LINEUPS = ("random", "heuristic", "heuristic against random")
+
+
+@dataclass(frozen=True)
+class Breach:
+    """One property an engine does not hold, in one seeded game."""
+
+    kind: str            # cards, bound, legal, offered, pending, events, view, seed, fault
+    message: str
+    seed: int
+    step: int            # 0: the deal
+    options: dict[str, Any]
+    lineup: str
+    #: what to blame: a function of the game (a bot, ``max_steps``, a state method), or
+    #: the exception the engine raised (``fault``)
+    culprit: Any = field(default=None, compare=False, repr=False)
+
+    def doing(self) -> str:
+        opts = ", ".join(f"{k}: {v}" for k, v in self.options.items())
+        at = "the deal" if self.step == 0 else f"step {self.step}"
+        return (f"game seed {self.seed}, {at}, {self.lineup} bots"
+                + (f", options {{{opts}}}" if opts else ""))
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.doing()})"
+
+
+class _Stop(Exception):
+    """The game's first breach: the rest of the game is not played."""
+
+    def __init__(self, breach: Breach):
+        super().__init__(str(breach))
+        self.breach = breach
+
+
+def option_sets(game: GameDef, printed: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The option sets the kit plays: the printed options (a game.yaml's fixed settings),
+    then each of the engine's ``option_sets`` over them; resolved, without repeats."""
+    base = dict(printed or {})
+    out: list[dict[str, Any]] = []
+    for extra in [{}] + list(game.option_sets):
+        opts = game.resolve({**base, **extra})
+        if opts not in out:
+            out.append(opts)
+    return out
+
+
+def _view_patterns(game: GameDef) -> list[re.Pattern]:
+    return [re.compile(re.escape(k).replace(r"\{p\}", r"p\d+") + r"\Z") for k in game.view_keys]
+
+
+def _bot(game: GameDef, lineup: str, player: str) -> tuple[Callable, str]:
+    if lineup == "random" or (lineup == "heuristic against random"
+                              and int(player[1:]) % 2 == 0):
+        return random_bot, "random"
+    return game.heuristic, "heuristic"
+
+
+def _cards(counter: Counter) -> str:
+    items = sorted(((str(c), n) for c, n in counter.items() if n > 0))
+    shown = ", ".join(c if n == 1 else f"{c} x{n}" for c, n in items[:8])
+    return shown + (", ..." if len(items) > 8 else "")
+
+
+def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "random",
+         ) -> tuple[list[tuple], Breach | None]:
+    """One seeded game under the kit's eye: its log (a line per step: the node's kind, what
+    was decided, the events) and its first breach, or None."""
+    opts = game.resolve(options)
+    log: list[tuple] = []
+    step = 0
+
+    def breach(kind: str, message: str, culprit: Any = None) -> _Stop:
+        return _Stop(Breach(kind, message, seed, step, dict(options), lineup, culprit))
+
+    try:
+        rng = random.Random(seed)
+        state = game.new_game(opts, rng)
+        cls = type(state)
+        initial = Counter(state.all_cards())
+        if game.supply is not None:
+            want = Counter(game.supply(opts))
+            if initial != want:
+                lost, made = want - initial, initial - want
+                said = "; ".join(s for s in (f"missing {_cards(lost)}" if lost else "",
+                                             f"extra {_cards(made)}" if made else "") if s)
+                raise breach("cards", f"the deal does not hold the game's supply: {said} "
+                             f"(supply(options) against all_cards() of a new game)",
+                             game.new_game)
+        patterns = _view_patterns(game)
+        cited = game.cited_rules(opts)
+        bound = game.max_steps(opts)
+
+        def look(chance: bool = False) -> None:
+            cards = Counter(state.all_cards())
+            if cards != initial:
+                lost, made = initial - cards, cards - initial
+                said = "; ".join(s for s in (f"lost {_cards(lost)}" if lost else "",
+                                             f"made {_cards(made)}" if made else "") if s)
+                raise breach("cards", f"a card is not accounted for: {said} (all_cards() "
+                             f"must hold the same cards after every step as after the deal)",
+                             (cls._apply_chance if chance else cls._apply) if step
+                             else game.new_game)
+            if step % 13 != 0 and not state.is_terminal():
+                return   # the view's keys at the deal, every 13th step and the end
+            for key in state.view():
+                if not any(p.match(key) for p in patterns):
+                    raise breach("view", f"the view has a key '{key}' that view_keys does not "
+                                 f"declare", cls.view)
+
+        def probe(node, decided: dict[str, Any]) -> None:
+            """Every listed choice is accepted, each tried on a copy of the state."""
+            for p, choice in node.choices.items():
+                for value in (choice.enumerate() or [])[:12]:
+                    try:
+                        state.clone().apply({**decided, p: value})
+                    except IllegalDecision as e:
+                        raise breach("legal", f"the engine refused {fmt_value(value)} for {p}, which "
+                                     f"its choice lists as legal: {e}", cls._apply) from None
+
+        look()
+        while not state.is_terminal():
+            if step >= bound:
+                raise breach("bound", f"the game is not over after {bound} steps, its bound "
+                             f"(max_steps)", game.max_steps)
+            node = state.node()
+            if node is None:
+                raise breach("pending", "the game is not over (no result) but pending() "
+                             "returns no decision or chance event", cls.pending)
+            step += 1
+            if node.kind == "chance":
+                decided: Any = node.choice.sample(rng)   # as play_game draws it
+                events = state.apply_chance(decided)
+            else:
+                decided = {}
+                for p, choice in node.choices.items():
+                    bot, name = _bot(game, lineup, p)
+                    value = bot(state, p, rng)
+                    if not choice.contains(value):
+                        raise breach("legal", f"the {name} bot chose {fmt_value(value)} for "
+                                     f"{p}, which is not a legal choice ({choice.describe()})",
+                                     bot)
+                    decided[p] = value
+                if step % 13 == 1:
+                    probe(node, decided)
+                try:
+                    events = state.apply(decided)
+                except IllegalDecision as e:
+                    raise breach("legal", f"the engine refused a decision its own choices "
+                                 f"offer ({decided!r}): {e}", cls._apply) from None
+            for e in events:
+                if e.kind not in game.event_kinds:
+                    raise breach("events", f"an event of kind '{e.kind}', which event_kinds "
+                                 f"does not declare", cls._apply)
+                if e.rule and e.rule not in cited:
+                    raise breach("events", f"a '{e.kind}' event cites the rule '{e.rule}', "
+                                 f"which the engine does not declare (rule_ids)", cls._apply)
+            look(node.kind == "chance")
+            log.append((node.kind, repr(decided),
+                        tuple((e.kind, e.rule, e.text) for e in events)))
+    except _Stop as stop:
+        return log, stop.breach
+    except Exception as exc:  # noqa: BLE001 - the engine's own fault: a breach at its line
+        return log, Breach("fault", f"{type(exc).__name__}: {exc}", seed, step,
+                           dict(options), lineup, exc)
+    return log, None
+
+
+def conformance(game: GameDef, games: int = DEFAULT_GAMES, printed: dict[str, Any] | None = None,
+                first_seed: int = 0) -> list[Breach]:
+    """Play ``games`` seeded games per option set and return every breach found (at most
+    :data:`MAX_BREACHES` per option set, one per kind); an empty list: the engine holds."""
+    found: list[Breach] = []
+    for opts in option_sets(game, printed):
+        kinds: set[str] = set()
+        for i in range(games):
+            seed = first_seed + i
+            lineup = LINEUPS[i % len(LINEUPS)]
+            log, breach = play(game, opts, seed, lineup)
+            if breach is None and i < len(LINEUPS):   # the same seed, the same game
+                again, breach = play(game, opts, seed, lineup)
+                if breach is None and again != log:
+                    first = next(n for n, (a, b) in enumerate(zip(log + [None], again + [None]))
+                                 if a != b)
+                    breach = Breach("seed", "the same seed gave another game (the engine "
+                                    "must draw every chance from the generator it is given, "
+                                    "never from random or the clock)", seed, first + 1,
+                                    dict(opts), lineup, game.new_game)
+            if breach is not None and breach.kind not in kinds:
+                kinds.add(breach.kind)
+                found.append(breach)
+                if len(kinds) >= MAX_BREACHES:
+                    break
+    return found
+
+
+def assert_conforms(game: GameDef, games: int = 100, printed: dict[str, Any] | None = None,
+                    first_seed: int = 0) -> None:
+    """For a test: fail with every breach (seed and step each) unless the engine holds."""
+    breaches = conformance(game, games, printed, first_seed)
+    if breaches:
+        raise AssertionError(f"{game.slug} does not conform:\n"
+                             + "\n".join(f"  {b.kind}: {b}" for b in breaches))
+
+
+# --------------------------------------------------------------------------- the cache
+def _source(obj: Any) -> bytes:
+    try:
+        return Path(inspect.getsourcefile(obj)).read_bytes()
+    except (TypeError, OSError):
+        return b""
+
+
+def verdict_key(game: GameDef, games: int, printed: dict[str, Any] | None) -> str:
+    """A hash of everything the kit's verdict depends on: the engine's module (a
+    designer's engine.py or a shipped engine), warbook's engine core and this kit, the
+    options and the number of games."""
+    from .engine import core
+
+    h = hashlib.sha256(f"conformance v{VERSION} games {games}\n".encode())
+    h.update(json.dumps(printed or {}, sort_keys=True, default=str).encode())
+    hooks = [v for v in vars(game).values() if callable(v)]
+    files = {inspect.getsourcefile(getattr(f, "__func__", f)) for f in hooks
+             if inspect.isfunction(getattr(f, "__func__", f))}
+    # the files' contents, not their places: a game folder copied elsewhere keeps its verdict
+    for digest in sorted(hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in files if f):
+        h.update(digest.encode())
+    for obj in (core, inspect.getmodule(conformance)):
+        h.update(_source(obj))
+    return h.hexdigest()[:20]
