@@ -320,6 +320,9 @@ def _cases():
     yield ("example-steps-empty",
            {"high-five/examples/01-short.yaml": EXAMPLE.split("steps:")[0] + "steps: []\n"}, EXAMPLE_FILE,
            [f"{EXAMPLE_FILE}:10:8: error: example: 'steps' must be a non-empty list"])
+    yield ("example-steps-missing",
+           {"high-five/examples/01-short.yaml": EXAMPLE.split("steps:")[0]}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:1:1: error: example: 'steps' must be a non-empty list"])
     yield ("step-not-a-mapping",
            {"high-five/examples/01-short.yaml": EXAMPLE + "  - turn up\n"}, EXAMPLE_FILE,
            [f"{EXAMPLE_FILE}:19:5: error: a step must be a mapping (decide:, chance:, expect:, comment:)"])
@@ -837,6 +840,47 @@ def test_an_examples_folder_that_cannot_be_read(content: Path, monkeypatch):
     assert errors(content, str(folder.relative_to(content.parent))) == [
         "content/high-five/examples:1:1: error: cannot read the examples folder: "
         "Permission denied"]
+
+
+def test_an_empty_step_is_a_forced_step(content: Path):
+    """A step written as a bare ``-`` is a step with nothing written: a forced step, which
+    High Five never has (so the replay asks for a decision), not a step of the wrong kind."""
+    (content / "high-five" / "examples" / "01-short.yaml").write_text(
+        EXAMPLE.split("steps:")[0] + "steps:\n  -\n")
+    report = run_check(Path("content"))
+    said = [d.format().splitlines()[0] for d in report.diagnostics.errors]
+    assert said == [f"{EXAMPLE_FILE}:11:4: error: example 'short-game', step 1: a decision is "
+                    "needed (both choose a card from their hand); write it with decide: (p1: "
+                    "KS, 4D; p2: KH, 9C)"]
+
+
+def test_the_texts_of_a_game_and_of_the_collection_are_kept(content: Path):
+    (content / "high-five" / "game.yaml").write_text(GAME + "summary: Five cards, five "
+                                                     "rounds.\n")
+    report = run_check(Path("content"))
+    assert report.content.games[0].summary == "Five cards, five rounds."
+    assert report.content.intro == ""   # index.yaml without intro: no introduction
+    (content / "index.yaml").unlink()     # no index.yaml at all: none either
+    assert run_check(Path("content")).content.intro == ""
+
+
+def test_a_heading_of_the_longest_length_is_allowed(content: Path):
+    """A heading line may be MAX_PARAGRAPH characters long (rules-heading-too-long is one
+    more)."""
+    from builder.content import MAX_PARAGRAPH
+
+    heading = "## " + "A" * (MAX_PARAGRAPH - len("## ") - len(" {#long}")) + " {#long}"
+    assert len(heading) == MAX_PARAGRAPH
+    (content / "high-five" / "rules.md").write_text(RULES + "\n" + heading + "\n\nText.\n")
+    assert [e for e in errors(content) if "a heading of" in e] == []
+
+
+@pytest.mark.parametrize("counts, said", [((2,), "2"), ((2, 4), "2 or 4"),
+                                          ((2, 3, 4), "2 to 4"), ((2, 3, 5), "2, 3 or 5")])
+def test_the_player_counts_in_words(counts, said):
+    from builder.content.game import players_text_plain
+
+    assert players_text_plain(counts) == said
 
 
 def test_eight_nested_markers_are_allowed(content: Path):

@@ -104,3 +104,16 @@ def test_the_book_paper_is_one_of_the_settings_paper_table(tmp_path, monkeypatch
                                                           css="A3", width=297.0, height=420.0))
     content, diags = load_content(root)
     assert not diags.errors and content.book.paper == "a3"
+
+
+def test_a_line_counts_the_lines_it_refuses():
+    """(Called here, not only through the kit's vocabulary, which makes its checks when the
+    module is imported.)"""
+    check = fields.line(10, "on a sheet")
+    assert check("  a   b ") == "a b"
+    with pytest.raises(ValueError, match=r"^must be one line of text \(it is printed on a "
+                                         r"sheet\), got 3 lines$"):
+        check("a\nb\nc")
+    with pytest.raises(ValueError, match=r"^must be at most 10 characters \(it is printed on "
+                                         r"a sheet\), got 11$"):
+        check("x" * 11)

@@ -85,6 +85,16 @@ def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int
      "past it"),
     ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies: [x]\n", (4, 14),
      "mat.copies: each variant must be a mapping"),
+    ("kit:\n  - kind: player-aid\n    sections:\n      - just words\n", (3, 9),
+     "player-aid.sections: a section must be a mapping"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies:\n"
+     "      - {panel: [1, 2]}\n", (5, 17),
+     "mat.copies.panel must be [x, y, width, height] in millimetres, got [1, 2]"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies:\n"
+     "      - {stem: ''}\n", (5, 16), "mat.copies.stem must be some text, got ''"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    per: player\n"
+     "    players: [p1, p9]\n", (5, 14),
+     "mat.players must list player ids of this game (p1, p2), got [p1, p9]"),
     ("kit: {kind: mat}\n", (0, 6),
      "kit must be a list of components, each with a kind (player-aid, tokens, score-track, "
      "mat, round-tracker, deck)"),
@@ -217,3 +227,10 @@ def test_a_section_with_a_mistake_is_not_kept_half_read(tmp_path: Path):
     assert len(got) == 1 and "unknown key 'titel'" in got[0]
     game = run_check(tmp_path / "content").content.games[0]
     assert game.kit == []
+
+
+def test_a_deck_of_all_the_cards(tmp_path: Path):
+    got, _ = errors_with_kit(tmp_path, "war", "kit:\n  - kind: deck\n    cards: all\n")
+    assert got == []
+    deck = run_check(tmp_path / "content").content.games[0].kit[0]
+    assert len(deck.params["cards"]) == 52 and deck.params["cards"][:2] == ["AC", "2C"]

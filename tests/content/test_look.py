@@ -235,3 +235,35 @@ def test_an_installed_family_of_otf_files_is_found(tmp_path: Path):
     for face in ("Regular", "Italic", "Medium", "SemiBold", "Bold", "BoldItalic"):
         assert Path(fonts[f"Cabin-{face}.otf"]).name == f"Cabin-{face}.otf", fonts
         assert Path(fonts[f"Cabin-{face}.otf"]).is_file()
+
+
+def test_a_logo_of_exactly_two_megabytes_is_allowed(tmp_path: Path):
+    """The bound is more than 2 MB (content-errors' book-logo-too-large): 2 MB is fine."""
+    content = tmp_path / "content"
+    content.mkdir()
+    png = content / "logo.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * (2 * 1024 * 1024 - 8))
+    assert errors_for(tmp_path, "book:\n  logo: logo.png\ngames: [peace]\n") == []
+
+
+def test_a_font_file_that_is_not_there_is_said_with_its_face(tmp_path: Path):
+    got = errors_for(tmp_path, "book:\n  fonts:\n    text: {regular: nope.otf}\n"
+                               "games: [peace]\n")
+    assert got == ["index.yaml:3:21: error: book.fonts.text.regular: no file 'nope.otf' in "
+                   "the content folder"]
+
+
+def test_the_installed_fonts_are_found_past_files_that_are_not_fonts(tmp_path: Path,
+                                                                     monkeypatch):
+    """A font folder may hold other files, broken fonts and sub-folders: each is passed
+    over, and the fonts after them are still found."""
+    from builder.content import fonts
+
+    folder = tmp_path / "fonts"
+    (folder / "a-sub").mkdir(parents=True)
+    (folder / "a-readme.txt").write_text("not a font\n")
+    (folder / "b-broken.ttf").write_bytes(b"not a font at all")
+    shutil.copy("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", folder / "c-good.ttf")
+    monkeypatch.setattr(fonts, "SYSTEM_FONT_DIRS", (tmp_path / "none", folder))
+    found = fonts.installed_fonts()
+    assert found["dejavu sans"]["regular"] == folder / "c-good.ttf"

@@ -498,3 +498,11 @@ def test_the_skill_reading_weighs_the_decided_games_where_many_are_drawn():
     assert skill_sentence(k) == (
         "The heuristic bot wins 47.5 % of games against the random bot and loses 23.5 %, the "
         "rest drawn: 66.9 % of the games won by anyone (a fair share is 50.0 %): skill tells.")
+
+
+@pytest.mark.parametrize("claim", ["{claim: draws, at_least: 1%}", "{claim: draws, at_most: 5%}",
+                                   "{claim: cap, at_least: 0%, at_most: 10%}"])
+def test_a_draws_or_cap_claim_needs_one_bound_of_the_two(tmp_path, claim):
+    content, _ = with_balance(tmp_path, "ultimate", f"balance:\n  claims:\n    - {claim}\n")
+    report = run_check(content)
+    assert [d.format() for d in report.diagnostics.errors] == []
