@@ -47,9 +47,11 @@ class CommandError(WarbookError):
 
 
 def find_default(name: str) -> Path:
-    """``content``/``output`` in the working folder, else beside the package (a checkout)."""
+    """``content``/``output`` in the working folder, else beside the package (a checkout).
+    Where the working folder holds a ``content`` folder, its ``output`` is the working
+    folder's too, made by the first build (never the checkout's)."""
     here = Path.cwd() / name
-    if here.exists():
+    if here.exists() or (name == DEFAULT_OUT and (Path.cwd() / DEFAULT_CONTENT).is_dir()):
         return here
     repo = Path(__file__).resolve().parent.parent / name
     return repo if repo.exists() else here
@@ -311,11 +313,17 @@ def cmd_new(args) -> int:
 
     root = Path(args.content)
     if args.what == "game":
-        written = new_game(root, args.name, source=args.source)
+        if args.source and args.engine:
+            raise CommandError("new game: --engine writes a game with an engine of its own; "
+                               "--from copies a game as it is (choose one)")
+        written = new_game(root, args.name, source=args.source, engine=args.engine)
         folder = root / args.name
         log.info(f"wrote {folder}/ ({len(written)} files) and added '{args.name}' to "
                  f"{root / 'index.yaml'}")
-        log.info(f"next: edit {folder}/game.yaml and rules.md, then run 'warbook check'")
+        log.info(f"next: edit {folder}/"
+                 + ("engine.py, rules.md and the examples together" if args.engine
+                    else "game.yaml and rules.md")
+                 + ", then run 'warbook check'")
     else:
         path = new_example(root, args.name)
         log.info(f"wrote {path}")
@@ -444,6 +452,9 @@ def parser() -> argparse.ArgumentParser:
     new_game.add_argument("name", metavar="SLUG", help="the game's folder name, such as my-war")
     new_game.add_argument("--from", dest="source", metavar="SLUG",
                     help="copy this game's folder instead of starting from classic War")
+    new_game.add_argument("--engine", action="store_true",
+                          help="start a game with an engine of its own (engine.py: a small "
+                               "shedding game to change into yours) instead of War's")
     new_game.set_defaults(func=cmd_new)
     new_example = new_what.add_parser("example", parents=[every, content],
                           help="write the next numbered example of a game")

@@ -2,8 +2,11 @@
 
 ``new game SLUG`` writes a content folder that passes ``warbook check`` and ``warbook
 build`` at once: classic War on War's engine, to be changed into the designer's game (its
-files come from ``templates/new/game/``). ``new game SLUG --from OTHER`` copies another
-game's folder instead. Either way the slug is added to ``games:`` in ``index.yaml``.
+files come from ``templates/new/game/``). ``new game SLUG --engine`` writes a game with an
+engine of its own instead (``templates/new/engine/``: a small shedding game in
+``engine.py``, with a deck, hands, a pile, one decision a turn, a reshuffle as chance, the
+table in words and a heuristic, that passes the conformance kit). ``new game SLUG --from
+OTHER`` copies another game's folder. Either way the slug is added to ``games:`` in ``index.yaml``.
 ``new example GAME`` writes the game's next numbered example as a draft, its setup and
 first step copied from the game's latest example. Nothing is ever overwritten.
 
@@ -40,7 +43,7 @@ def check_slug(slug: str) -> None:
 
 
 def new_game(root: Path, slug: str, source: str | None = None,
-             designer: str = "the designer") -> list[Path]:
+             designer: str = "the designer", engine: bool = False) -> list[Path]:
     """Write ``root/slug`` (a new game) and add it to ``index.yaml``; returns the files
     written."""
     check_slug(slug)
@@ -63,17 +66,17 @@ def new_game(root: Path, slug: str, source: str | None = None,
         game_yaml.write_text(text, encoding="utf-8")
         written = sorted(p for p in folder.rglob("*") if p.is_file())
     else:
-        written = _write_starter(folder, slug, designer)
+        written = _write_starter(folder, slug, designer, "engine" if engine else "game")
     add_to_index(root / "index.yaml", slug)
     return written
 
 
-def _write_starter(folder: Path, slug: str, designer: str) -> list[Path]:
-    """Write the starter game (``templates/new/game/``: files ending ``.j2`` are rendered
+def _write_starter(folder: Path, slug: str, designer: str, kind: str = "game") -> list[Path]:
+    """Write a starter game (``templates/new/KIND/``: files ending ``.j2`` are rendered
     with the game's slug, title and designer, the others copied as they are) into a
     staging folder, then move it into place whole, so a failure leaves no half folder."""
     env = environment(keep_trailing_newline=True, autoescape=False)
-    base = TEMPLATES / "new" / "game"
+    base = TEMPLATES / "new" / kind
     staging = folder.with_name(f".{folder.name}.new")
     if staging.exists():
         shutil.rmtree(staging)
@@ -83,7 +86,7 @@ def _write_starter(folder: Path, slug: str, designer: str) -> list[Path]:
             target = staging / (rel.with_suffix("") if src.suffix == ".j2" else rel)
             target.parent.mkdir(parents=True, exist_ok=True)
             if src.suffix == ".j2":
-                text = env.get_template("new/game/" + rel.as_posix()).render(
+                text = env.get_template(f"new/{kind}/" + rel.as_posix()).render(
                     slug=slug, title=title_of(slug), designer=designer)
                 target.write_text(text, encoding="utf-8")
             else:

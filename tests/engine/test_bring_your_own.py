@@ -279,3 +279,48 @@ def embedded_families(pdf_path: Path) -> list[str]:
                         except Exception:  # noqa: BLE001 - a bare CFF program: named below
                             out.append(str(obj.get("/FontName")).split("+")[-1].split("-")[0])
     return out
+
+
+def test_new_game_with_an_engine_of_its_own(tmp_path: Path):
+    """``new game SLUG --engine`` writes a game with its own engine.py (a small shedding
+    game: a deck, hands, a pile, one decision a turn, a reshuffle as chance): its examples
+    replay, every rule but the turn cap is exercised, and the conformance kit holds on
+    more games than check plays."""
+    from builder.check import run_check
+    from builder.engine.registry import load_engine_file
+    from builder.scaffold import new_game
+    from builder.testing import assert_conforms
+
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "index.yaml").write_text("games: []\n")
+    written = new_game(content, "crazy-match", engine=True)
+    assert {p.name for p in written} == {"engine.py", "game.yaml", "rules.md", "glossary.yaml",
+                                         "01-a-few-turns.yaml", "02-going-out.yaml"}
+    assert "engine:" not in (content / "crazy-match" / "game.yaml").read_text()
+    report = run_check(content)
+    assert report.ok, [d.format() for d in report.diagnostics]
+    game = report.games[0]
+    assert [r.status for r in game.replays] == ["pass", "pass"]
+    assert game.uncovered == ["turn-cap"]
+    assert [s.kind for s in game.replays[0].steps] == ["refused", "decision", "decision",
+                                                       "forced", "chance", "forced"]
+    engine = load_engine_file(content / "crazy-match" / "engine.py")
+    assert engine.slug == "crazy-match" and engine.title == "Crazy Match"
+    assert_conforms(engine, games=60)
+
+
+@pytest.mark.slow
+def test_new_game_with_an_engine_builds(tmp_path: Path):
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "index.yaml").write_text("games: []\n")
+    both = warbook("new", "game", "x", "--engine", "--from", "y", "--content", str(content),
+                   cwd=tmp_path)
+    assert both.returncode == 1 and "choose one" in both.stderr
+    made = warbook("new", "game", "crazy-match", "--engine", "--content", str(content),
+                   cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert "next: edit " in made.stderr + made.stdout
+    assert_builds(tmp_path, content, "crazy-match",
+                  env=dict(os.environ, WARBOOK_LAB_GAMES="20"))
