@@ -120,9 +120,39 @@ def load_engine_file(path: Path) -> GameDef:
                 line = frame.lineno or 1
         raise EngineError(f"the engine file failed to load: {type(e).__name__}: {e}",
                           str(path), line) from None
+    made = _games_made_in(path, module)   # (name, line): GameDefs the file itself makes
     if not hasattr(module, "GAME"):
-        raise EngineError("the engine file defines no GAME (a GameDef)", str(path), 1)
+        hint = (f" (it makes {', '.join(n for n, _ in made)}: name the game GAME)"
+                if made else "")
+        raise EngineError(f"the engine file defines no GAME (a GameDef){hint}", str(path),
+                          made[0][1] if made else 1)
+    others = [(n, line) for n, line in made if n != "GAME" and vars(module)[n] is not module.GAME]
+    if others:
+        line = others[0][1]
+        raise EngineError(f"the engine file defines more than one game (GAME and "
+                          f"{', '.join(n for n, _ in others)}); an engine.py plays one "
+                          f"game: move the other into its own game folder", str(path), line)
     return _check_gamedef(module.GAME, f"{path.name}'s GAME")
+
+
+def _games_made_in(path: Path, module) -> list[tuple[str, int]]:
+    """The names the engine file assigns at its top level that hold a GameDef, with their
+    lines (a game imported from elsewhere, to build on, is not one the file makes)."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+    except SyntaxError:
+        return []
+    out = []
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AnnAssign) else []
+        for t in targets:
+            if isinstance(t, ast.Name) and isinstance(vars(module).get(t.id), GameDef) \
+                    and t.id not in (n for n, _ in out):
+                out.append((t.id, node.lineno))
+    return out
 
 
 def find_engine(name: str | None, game_dir: Path | None = None) -> GameDef:

@@ -167,3 +167,29 @@ def test_a_verdict_is_kept_until_the_engine_changes(tmp_path, monkeypatch):
     engine = content / "high-five" / "engine.py"
     engine.write_text(engine.read_text() + "\n# an edit\n")
     assert run_check(content).ok and len(played) == 2
+
+
+@pytest.mark.parametrize("tail, said", [
+    ("\nOTHER = dataclasses.replace(GAME, slug='high-six')\n",
+     "high-five/engine.py:{n}: the engine file defines more than one game (GAME and OTHER); "
+     "an engine.py plays one game: move the other into its own game folder"),
+    ("\nMY_GAME = GAME\ndel GAME\n",
+     "high-five/engine.py:{n}: the engine file defines no GAME (a GameDef) (it makes "
+     "MY_GAME: name the game GAME)"),
+    ("\nfrom builder.engine.war import GAME as WAR  # built on, not made here\n", None),
+])
+def test_an_engine_file_makes_exactly_one_game(tmp_path, tail, said):
+    from builder.engine.registry import EngineError
+
+    content = planted(tmp_path)
+    engine = content / "high-five" / "engine.py"
+    text = engine.read_text().replace("import random\n", "import dataclasses\nimport random\n")
+    engine.write_text(text + tail)
+    n = text.count("\n") + 2   # the line of the tail's first statement
+    if said is None:
+        assert load_engine_file(engine).slug == "high-five"
+        return
+    with pytest.raises(EngineError) as e:
+        load_engine_file(engine)
+    assert f"{Path(e.value.path).parent.name}/{Path(e.value.path).name}:{e.value.line}: " \
+           f"{e.value}" == said.format(n=n)
