@@ -56,8 +56,8 @@ def build(report: Report, settings: Settings, *, game: str | None = None,
         raise BuildError(machine.describe(e)) from None
 
 
-def render_into(report: Report, settings: Settings, *, game: str | None = None,
-                reuse: bool = True, site_only: bool = False) -> int:
+def render_into(report: Report, settings: Settings, *, game: str | None, reuse: bool,
+                site_only: bool) -> int:
     """Render everything into ``settings.output``; returns 0. Raises :class:`BuildError`
     (and leaves the output as it was) when any stage fails, in this process or a forked one.
 

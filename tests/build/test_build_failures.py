@@ -338,3 +338,11 @@ def test_a_missing_system_typeface_is_a_plain_error(small_report, previous, monk
         build(small_report, into(small_report, previous))
     assert not e.value.internal
     assert_untouched(previous, before)
+
+
+def test_a_build_error_exits_1_and_a_bug_in_a_stage_2():
+    from builder.build.errors import BuildError
+
+    assert BuildError("no such game").exit_code == 1
+    assert BuildError("KeyError in a forked stage", internal=True).exit_code == 2
+    assert BuildError("x.yaml:1:1: error: ...", located=True).located
