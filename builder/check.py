@@ -300,7 +300,11 @@ class Replayer:
                                      "{", "").replace("}", ""), detail=before)
                 return False
             if step.refused is not None:
-                return self.replay_refusal(step, state, replay, node, label, before)
+                try:
+                    return self.replay_refusal(step, state, replay, node, label, before)
+                except Exception as e:  # the game's own code failed: said with this step
+                    e.add_note(f"replaying {label} of {where.path}:{where.line}")
+                    raise
             decisions: dict[str, Any] = {}
             try:
                 if step.chance is not None:
@@ -621,9 +625,10 @@ def check_engine(game: Game, gamedef: GameDef, diags: Diagnostics) -> None:
     if mark.exists():
         return
     try:
-        breaches = conformance(gamedef, DEFAULT_GAMES, printed)
+        gamedef.resolve(printed)
     except SetupError:   # a printed option the engine refuses: said where it is written
         return
+    breaches = conformance(gamedef, DEFAULT_GAMES, printed)
     for b in breaches:
         where, function = blamed(b.culprit, game)
         diags.error(where, f"the engine breaks its contract ({b.kind}): {b.message}"
@@ -644,13 +649,16 @@ def blamed(culprit: Any, game: Game) -> tuple[Located, str]:
     ``max_steps``, a state's method); the game's ``game.yaml`` when neither is known."""
     import inspect
     import traceback
+    from pathlib import Path
 
     from . import faults
 
     if isinstance(culprit, BaseException):
         place = faults.locate(culprit)
-        if place is None:   # in warbook's code (a shipped engine): the innermost frame
-            frames = traceback.extract_tb(culprit.__traceback__)
+        if place is None:   # a shipped engine's (warbook's) code: its innermost frame
+            package = str(Path(__file__).resolve().parent)
+            frames = [f for f in traceback.extract_tb(culprit.__traceback__)
+                      if f.filename.startswith(package)]
             if frames:
                 place = (faults.shown(frames[-1].filename), frames[-1].lineno or 1,
                          frames[-1].name)

@@ -218,7 +218,8 @@ def record_example(game: Game, ex: Example, how: str) -> str:
     for step, raw in zip(ex.steps, document.get("steps") or []):
         rec = records[step.index]
         raw = dict(raw or {})
-        raw["expect"] = fresh_expect(rec, before, names)
+        if rec.kind != "refused":   # a refused step changes nothing and expects nothing
+            raw["expect"] = fresh_expect(rec, before, names)
         before = rec.view
         steps.append(raw)
     document["steps"] = steps

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .engine.core import GameDef, IllegalDecision, fmt_value, random_bot
+from .engine.core import GameDef, IllegalDecision, SetupError, fmt_value, random_bot
 
 __all__ = ["Breach", "DEFAULT_GAMES", "assert_conforms", "conformance", "option_sets", "play"]
 
@@ -64,7 +64,7 @@ LINEUPS = ("random", "heuristic", "heuristic against random")
 class Breach:
     """One property an engine does not hold, in one seeded game."""
 
-    kind: str            # cards, bound, legal, offered, pending, events, view, seed, fault
+    kind: str            # cards, bound, legal, pending, events, view, seed, fault, options
     message: str
     seed: int
     step: int            # 0: the deal
@@ -193,6 +193,9 @@ def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "rando
             else:
                 decided = {}
                 for p, choice in node.choices.items():
+                    if choice.enumerate() == []:
+                        raise breach("pending", f"{p} must decide ({node.what}) but the "
+                                     f"choice lists nothing legal", cls.pending)
                     bot, name = _bot(game, lineup, p)
                     value = bot(state, p, rng)
                     if not choice.contains(value):
@@ -206,14 +209,15 @@ def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "rando
                     events = state.apply(decided)
                 except IllegalDecision as e:
                     raise breach("legal", f"the engine refused a decision its own choices "
-                                 f"offer ({decided!r}): {e}", cls._apply) from None
+                                 f"offer ({fmt_value(decided)}): {e}", cls._apply) from None
+            made_by = cls._apply_chance if node.kind == "chance" else cls._apply
             for e in events:
                 if e.kind not in game.event_kinds:
                     raise breach("events", f"an event of kind '{e.kind}', which event_kinds "
-                                 f"does not declare", cls._apply)
+                                 f"does not declare", made_by)
                 if e.rule and e.rule not in cited:
                     raise breach("events", f"a '{e.kind}' event cites the rule '{e.rule}', "
-                                 f"which the engine does not declare (rule_ids)", cls._apply)
+                                 f"which the engine does not declare (rule_ids)", made_by)
             look(node.kind == "chance")
             log.append((node.kind, repr(decided),
                         tuple((e.kind, e.rule, e.text) for e in events)))
@@ -230,7 +234,12 @@ def conformance(game: GameDef, games: int = DEFAULT_GAMES, printed: dict[str, An
     """Play ``games`` seeded games per option set and return every breach found (at most
     :data:`MAX_BREACHES` per option set, one per kind); an empty list: the engine holds."""
     found: list[Breach] = []
-    for opts in option_sets(game, printed):
+    try:
+        sets = option_sets(game, printed)
+    except SetupError as e:   # an option set the engine itself lists but refuses
+        return [Breach("options", f"an option set of option_sets is refused: {e}", first_seed,
+                       0, dict(printed or {}), "no", game.new_game)]
+    for opts in sets:
         kinds: set[str] = set()
         for i in range(games):
             seed = first_seed + i
@@ -279,8 +288,12 @@ def verdict_key(game: GameDef, games: int, printed: dict[str, Any] | None) -> st
     h = hashlib.sha256(f"conformance v{VERSION} games {games}\n".encode())
     h.update(json.dumps(printed or {}, sort_keys=True, default=str).encode())
     hooks = [v for v in vars(game).values() if callable(v)]
+    try:   # the state's own class, which may live in another module (a plugin package)
+        hooks.append(type(game.new_game(game.resolve(printed), random.Random(0))))
+    except Exception:  # noqa: BLE001 - the kit itself will say what fails
+        pass
     files = {inspect.getsourcefile(getattr(f, "__func__", f)) for f in hooks
-             if inspect.isfunction(getattr(f, "__func__", f))}
+             if inspect.isfunction(getattr(f, "__func__", f)) or inspect.isclass(f)}
     # the files' contents, not their places: a game folder copied elsewhere keeps its verdict
     for digest in sorted(hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in files if f):
         h.update(digest.encode())

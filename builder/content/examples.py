@@ -88,6 +88,8 @@ class ExampleReader(ProseReader):
             self.diags.error(s.at("refused"), "refused: is for a decision the rules forbid; "
                              "write that decision with decide:")
             return None
+        if not isinstance(s["decide"], dict) or not s["decide"]:
+            return None   # decide: itself is said wrong (or empty) where it is written
         if "expect" in s:
             self.diags.error(s.at("expect"), "a refused step changes nothing, so it has no "
                              "expect:; write what happens next in the following step")
@@ -195,7 +197,11 @@ class ExampleReader(ProseReader):
             if "decide" in s and "chance" in s:
                 self.diags.error(where, "a step is either a decision or a chance outcome, not both")
             decide = s.get("decide")
-            if decide is not None and not isinstance(decide, dict):
+            if "refused" in s and decide == {}:
+                self.diags.error(s.at("decide"), "decide: is empty; write the decision the "
+                                 "rules forbid, such as {p1: QS}")
+                decide = None
+            elif decide is not None and not isinstance(decide, dict):
                 self.diags.error(s.at("decide"), "decide: must map each deciding player (p1, p2, ...) to a decision")
                 decide = None
             repeat = s.get("repeat", 1)

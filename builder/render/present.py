@@ -7,6 +7,7 @@ diagram reads the same on paper and on screen. Only the link targets differ, thr
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -342,8 +343,9 @@ class Presenter:
             player, _rule, message = s.refusal
             tried = _fmt(s.decisions.get(player, ""))
             who = names.get(player, player)
-            reason = message.rstrip(".")
-            narration = [prose(f"{who} chooses {tried}. {reason[:1].upper()}{reason[1:]}.")]
+            reason = re.sub(r"\bp\d+\b", lambda m: names.get(m.group(), m.group()),
+                            message.rstrip("."))
+            narration = [prose(f"{who} tries {tried}. {reason[:1].upper()}{reason[1:]}.")]
         decided = Markup("")
         if s.kind == "chance":
             decided = prose("Chance: " + "; ".join(_fmt(v) for v in s.decisions.values()))

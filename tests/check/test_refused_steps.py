@@ -121,7 +121,7 @@ def test_the_book_and_the_site_print_the_step_as_not_allowed(tmp_path):
     block = re.search(r'<div class="ex-step ex-refused">(.*?)</div>\s*</div>', html, re.S)
     assert block, "no refused step in the book"
     text = " ".join(re.sub(r"<[^>]+>", " ", block.group(1)).split())
-    assert text.startswith("Step 1 (not allowed) North chooses Q")   # Q♠, as a card
+    assert text.startswith("Step 1 (not allowed) North tries Q")   # Q♠, as a card
     assert ". Q" in text and "is not allowed here; the legal choices are K" in text
     assert "See 1.1 A round" in text and "The table stays as it was." in text
     assert "North holds no queen." in text
@@ -130,3 +130,23 @@ def test_the_book_and_the_site_print_the_step_as_not_allowed(tmp_path):
     assert 'class="tag tag-refused">not allowed</span>' in page
     refusal = re.search(r'<div class="narration refusal">(.*?)</div>', page, re.S).group(1)
     assert "Not allowed" in refusal and 'href="#play"' in refusal.replace("high-five/", "")
+
+
+def test_record_leaves_a_refused_step_without_expectations(tmp_path):
+    """warbook record fills in what each step changes; a refused step changes nothing, so
+    it gets no expect: (which the check would refuse)."""
+    from builder.record import load_game, record_example
+
+    content = with_step(tmp_path, REFUSED)
+    game = load_game(content, "high-five")
+    ex = game.examples[0]
+    text = record_example(game, ex, "by hand")
+    steps = text.split("steps:", 1)[1].split("\n  - ")
+    assert "refused: play" in steps[1] and "expect" not in steps[1]
+    assert "expect" in steps[2]
+
+
+def test_a_refused_step_with_a_decide_of_the_wrong_kind_is_said_not_crashed(tmp_path):
+    got = errors(with_step(tmp_path, "  - decide: QS\n    refused: play\n"))
+    assert got[0] == (f"{EXAMPLE}:11:13: error: decide: must map each deciding player (p1, "
+                      "p2, ...) to a decision")

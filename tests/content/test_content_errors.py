@@ -361,6 +361,12 @@ def _cases():
                                                         "  - refused: play\n" + first)},
            EXAMPLE_FILE, [f"{EXAMPLE_FILE}:11:14: error: refused: is for a decision the rules "
                           "forbid; write that decision with decide:"])
+    yield ("step-refused-empty-decide",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, first,
+                                                        "  - decide: {}\n    refused: play\n"
+                                                        + first)},
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:11:13: error: decide: is empty; write the decision "
+                          "the rules forbid, such as {p1: QS}"])
     yield ("step-refused-with-expect",
            {"high-five/examples/01-short.yaml": replace(
                EXAMPLE, first, "  - decide: {p1: QS, p2: KH}\n    refused: play\n"

@@ -193,3 +193,20 @@ def test_an_engine_file_makes_exactly_one_game(tmp_path, tail, said):
         load_engine_file(engine)
     assert f"{Path(e.value.path).parent.name}/{Path(e.value.path).name}:{e.value.line}: " \
            f"{e.value}" == said.format(n=n)
+
+
+def test_an_option_set_the_engine_refuses_is_a_breach():
+    game = load_engine_file(FIXTURE / "engine.py")
+    found = conformance(dataclasses.replace(game, option_sets=[{}, {"hnad": 3}]), games=2)
+    assert [(b.kind, b.culprit) for b in found] == [("options", game.new_game)]
+    assert found[0].message.startswith("an option set of option_sets is refused: ")
+
+
+def test_a_decision_with_nothing_legal_is_blamed_on_pending(tmp_path):
+    content = planted(tmp_path, 'return DecisionNode({p: OneOf(self.hands[p], rule="play")',
+                      'return DecisionNode({p: OneOf([], rule="play")')
+    found = breaches(content)
+    assert [(b.kind, b.step) for b in found] == [("pending", 1)]
+    assert found[0].message == ("p1 must decide (both choose a card from their hand) but "
+                                "the choice lists nothing legal")
+    assert found[0].culprit.__name__ == "pending"

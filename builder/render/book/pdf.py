@@ -353,9 +353,9 @@ def comment_below(step, text_width: float, max_cols: int = 14) -> bool:
 
 def _step_height(step, text_width: float, max_cols: int) -> float:
     if step.kind == "refused":   # words only: the table stays as it was
-        text = 4.5 + _height([Markup(" ").join(step.narration).striptags() + " See "
-                              + (step.refused[1] if step.refused else "") + ". The table "
-                              "stays as it was."], BODY, MEASURE)
+        see = f" See {step.refused[1]}." if step.refused else ""
+        text = 4.5 + _height([Markup(" ").join(step.narration).striptags() + see
+                              + " The table stays as it was."], BODY, MEASURE)
         if step.comment:
             text += 1.5 + _height(_paras(step.comment), COMMENT, MEASURE)
         return text + 4
