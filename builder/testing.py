@@ -53,7 +53,7 @@ __all__ = ["Breach", "DEFAULT_GAMES", "assert_conforms", "conformance", "option_
 VERSION = 1
 #: games per option set that ``warbook check`` plays (a third each: random, heuristic,
 #: heuristic against random)
-DEFAULT_GAMES = 12
+DEFAULT_GAMES = 6
 #: at most this many breaches are reported per option set (the first of each kind)
 MAX_BREACHES = 5
 
