@@ -53,12 +53,25 @@ def assert_builds(tmp: Path, content: Path, slug: str, env: dict | None = None) 
 
 @pytest.mark.slow
 def test_peace_is_content_only(tmp_path: Path):
+    """Peace (options only) built beside a game of ``new game --engine`` (an engine.py of
+    its own), in one build: both games' rulebooks, components and pages appear."""
     peace = ROOT / "content" / "peace"
     assert not list(peace.rglob("*.py")), "Peace must need no Python"
     content = content_with(tmp_path, "peace", peace)
+    both = warbook("new", "game", "x", "--engine", "--from", "y", "--content", str(content),
+                   cwd=tmp_path)
+    assert both.returncode == 1 and "choose one" in both.stderr
+    made = warbook("new", "game", "crazy-match", "--engine", "--content", str(content),
+                   cwd=tmp_path)
+    assert made.returncode == 0 and "next: edit " in made.stderr + made.stdout, made.stderr
     check = warbook("check", "--content", str(content), cwd=tmp_path)
     assert "peace: 6/6 examples replay" in check.stdout, check.stdout + check.stderr
-    assert_builds(tmp_path, content, "peace")
+    assert "crazy-match: 2/2 examples replay" in check.stdout, check.stdout + check.stderr
+    assert_builds(tmp_path, content, "peace", env=dict(os.environ, WARBOOK_LAB_GAMES="20"))
+    out = tmp_path / "output"
+    for made in ("pdf/crazy-match-rules.pdf", "pdf/crazy-match-components.pdf",
+                 "site/crazy-match.html"):
+        assert (out / made).is_file() and (out / made).stat().st_size > 1000, made
 
 
 def test_peace_plays_the_lower_card(tmp_path: Path):
@@ -308,19 +321,3 @@ def test_new_game_with_an_engine_of_its_own(tmp_path: Path):
     engine = load_engine_file(content / "crazy-match" / "engine.py")
     assert engine.slug == "crazy-match" and engine.title == "Crazy Match"
     assert_conforms(engine, games=60)
-
-
-@pytest.mark.slow
-def test_new_game_with_an_engine_builds(tmp_path: Path):
-    content = tmp_path / "content"
-    content.mkdir()
-    (content / "index.yaml").write_text("games: []\n")
-    both = warbook("new", "game", "x", "--engine", "--from", "y", "--content", str(content),
-                   cwd=tmp_path)
-    assert both.returncode == 1 and "choose one" in both.stderr
-    made = warbook("new", "game", "crazy-match", "--engine", "--content", str(content),
-                   cwd=tmp_path)
-    assert made.returncode == 0, made.stderr
-    assert "next: edit " in made.stderr + made.stdout
-    assert_builds(tmp_path, content, "crazy-match",
-                  env=dict(os.environ, WARBOOK_LAB_GAMES="20"))
