@@ -121,6 +121,12 @@ def _cards(counter: Counter) -> str:
     return shown + (", ..." if len(items) > 8 else "")
 
 
+def _difference(want: Counter, got: Counter, short: str, over: str) -> str:
+    """"lost 7H; made 2C": the cards ``got`` lacks and those it has over ``want``."""
+    lacking, extra = want - got, got - want
+    return "; ".join(f"{word} {_cards(c)}" for word, c in ((short, lacking), (over, extra)) if c)
+
+
 def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "random",
          ) -> tuple[list[tuple], Breach | None]:
     """One seeded game under the kit's eye: its log (a line per step: the node's kind, what
@@ -140,9 +146,7 @@ def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "rando
         if game.supply is not None:
             want = Counter(game.supply(opts))
             if initial != want:
-                lost, made = want - initial, initial - want
-                said = "; ".join(s for s in (f"missing {_cards(lost)}" if lost else "",
-                                             f"extra {_cards(made)}" if made else "") if s)
+                said = _difference(want, initial, "missing", "extra")
                 raise breach("cards", f"the deal does not hold the game's supply: {said} "
                              f"(supply(options) against all_cards() of a new game)",
                              game.new_game)
@@ -153,9 +157,7 @@ def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "rando
         def look(chance: bool = False) -> None:
             cards = Counter(state.all_cards())
             if cards != initial:
-                lost, made = initial - cards, cards - initial
-                said = "; ".join(s for s in (f"lost {_cards(lost)}" if lost else "",
-                                             f"made {_cards(made)}" if made else "") if s)
+                said = _difference(initial, cards, "lost", "made")
                 raise breach("cards", f"a card is not accounted for: {said} (all_cards() "
                              f"must hold the same cards after every step as after the deal)",
                              (cls._apply_chance if chance else cls._apply) if step
