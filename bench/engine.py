@@ -15,8 +15,8 @@ import statistics
 import time
 import tracemalloc
 
-from builder.engine import registered_engines
 from builder.engine.core import play_game, random_bot
+from builder.engine.registry import registered_engines
 
 GAMES = registered_engines()  # every engine installed packages register, warbook's own included
 

@@ -247,7 +247,7 @@ def games_page_table(section: str, heading: str) -> list[list[str]]:
 
 def documented_events_and_rules(slug: str) -> tuple[dict[str, set[str]], set[str]]:
     """(event kind -> its data fields, rule ids) as the page gives them."""
-    from builder.engine import registered_engines
+    from builder.engine.registry import registered_engines
 
     title = registered_engines()[slug].title
     page = games_page_sections()

@@ -764,16 +764,6 @@ def _card_supply(options: dict[str, Any], group: str, card: Card) -> int:
     return copies_of(options)
 
 
-GAME = GameDef(
-    slug="battle", title="Battle", options=OPTIONS, rule_ids=RULES, event_kinds=EVENT_KINDS,
-    view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup, heuristic=heuristic,
-    max_steps=max_steps,  # one deck for two players, two decks for four
-    supply=lambda options: Counter(full_deck() * (2 if options["players"] == 4 else 1)),
-    option_sets=[{}, {"aces": "low"}, {"players": 4}, {"players": 4, "aces": "low"}],
-    supply_group=_supply_group, card_supply=_card_supply,
-    round_key="turns", round_word="turn", determinize=determinize,
-)
-BattleState.game = GAME
 
 __all__ = ["GAME", "BattleState"]
 
@@ -834,9 +824,6 @@ def killed_mat_art(ctx) -> str:
     return "".join(out)
 
 
-GAME.art.update({"player-mat": player_mat_art, "killed-mat": killed_mat_art})
-GAME.art_params.update({"player-mat": {"cards": "per-player", "suits": "per-player"},
-                        "killed-mat": {"players": "whole"}})
 
 
 def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, str]]:
@@ -874,7 +861,6 @@ def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, s
     return lines
 
 
-GAME.describe = describe
 
 
 def marks(events, table) -> dict[str, str]:
@@ -886,4 +872,17 @@ def marks(events, table) -> dict[str, str]:
     return out
 
 
-GAME.marks = marks
+GAME = GameDef(
+    slug="battle", title="Battle", options=OPTIONS, rule_ids=RULES, event_kinds=EVENT_KINDS,
+    view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup, heuristic=heuristic,
+    max_steps=max_steps,  # one deck for two players, two decks for four
+    supply=lambda options: Counter(full_deck() * (2 if options["players"] == 4 else 1)),
+    option_sets=[{}, {"aces": "low"}, {"players": 4}, {"players": 4, "aces": "low"}],
+    supply_group=_supply_group, card_supply=_card_supply,
+    round_key="turns", round_word="turn", determinize=determinize,
+    art={"player-mat": player_mat_art, "killed-mat": killed_mat_art},
+    art_params={"player-mat": {"cards": "per-player", "suits": "per-player"},
+                        "killed-mat": {"players": "whole"}},
+    describe=describe,
+    marks=marks,
+)

@@ -913,16 +913,6 @@ def max_steps(options: dict[str, Any]) -> int:
     return 2 * options["max_turns"] + 1
 
 
-GAME = GameDef(
-    slug="battle-lines", title="Battle Lines", options=OPTIONS, rule_ids=RULES,
-    event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
-    heuristic=heuristic, max_steps=max_steps,
-    supply=lambda options: Counter(full_deck()),  # one 52-card deck
-    option_sets=[{}, {"max_turns": 3}],
-    round_key="turns", round_word="turn", cap_rules=frozenset({"turn-cap"}),
-    determinize=determinize,
-)
-BattleLinesState.game = GAME
 
 __all__ = ["GAME", "BattleLinesState", "Deployment", "ReinforceChoice", "Line",
            "Reinforcement"]
@@ -958,7 +948,6 @@ def battlefield_art(ctx) -> str:
     return "".join(out)
 
 
-GAME.art["battlefield"] = battlefield_art
 
 
 #: what is pending, as a player would say it (``describe``)
@@ -1005,7 +994,6 @@ def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, s
     return lines
 
 
-GAME.describe = describe
 
 
 def marks(events, table) -> dict[str, str]:
@@ -1016,4 +1004,15 @@ def marks(events, table) -> dict[str, str]:
     return won_in_place(events, table, "capture")
 
 
-GAME.marks = marks
+GAME = GameDef(
+    slug="battle-lines", title="Battle Lines", options=OPTIONS, rule_ids=RULES,
+    event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
+    heuristic=heuristic, max_steps=max_steps,
+    supply=lambda options: Counter(full_deck()),  # one 52-card deck
+    option_sets=[{}, {"max_turns": 3}],
+    round_key="turns", round_word="turn", cap_rules=frozenset({"turn-cap"}),
+    determinize=determinize,
+    art={"battlefield": battlefield_art},
+    describe=describe,
+    marks=marks,
+)

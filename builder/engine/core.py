@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import random
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
@@ -438,6 +439,19 @@ def jsonable(v: Any) -> Any:
     return v
 
 
+# --------------------------------------------------------------------------- marks
+#: the mark kinds every game may use in ``GameDef.marks``, with the legend's words; the
+#: diagrams draw each one its own way (a shape or a tag as well as a colour)
+MARK_KINDS: dict[str, str] = {
+    "played": "just played",
+    "revealed": "turned face up",
+    "won": "won the step",
+    "killed": "out of the game",
+}
+#: the names of the first mark kinds, still read
+MARK_ALIASES = {"win": "won", "kill": "killed"}
+
+
 # --------------------------------------------------------------------------- table
 @dataclass
 class Zone:
@@ -520,8 +534,6 @@ def resolve_options(spec: dict[str, Option], given: dict[str, Any] | None) -> di
 class State:
     """Base class of every game's state. Subclasses implement ``pending``, ``_apply``,
     ``_apply_chance``, ``view``, ``table``, ``all_cards`` and set ``self.result``."""
-
-    game: "GameDef"
 
     #: whether :meth:`show` keeps a picture of the table for the step's diagram; a
     #: simulation that needs no diagrams sets it False on its states (lean play)
@@ -647,10 +659,47 @@ class State:
 Bot = Callable[[State, str, random.Random], Any]
 
 
+class _HookTable(dict):
+    """A GameDef's ``art`` or ``art_params``: complete when the game is made. Changing it
+    afterwards still works, with a warning (engines written before the one-place API)."""
+
+    def _warn(self) -> None:
+        warnings.warn("changing a GameDef's art after it is made is deprecated: pass "
+                      "art={...} and art_params={...} to GameDef(...)", FutureWarning,
+                      stacklevel=3)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._warn()
+        super().__setitem__(key, value)
+
+    def update(self, *args: Any, **kw: Any) -> None:
+        self._warn()
+        super().update(*args, **kw)
+
+    def __reduce__(self):
+        return (_HookTable, (dict(self),))
+
+
 @dataclass
 class GameDef:
-    """What the rest of warbook knows about one game's engine."""
+    """A game's engine as the rest of warbook knows it, made complete in one call.
 
+    Required: who the game is and how it is played (``slug`` .. ``max_steps``). The optional
+    hooks are grouped by who reads them:
+
+    * **rules and replay** (the check, ``record``, the conformance kit): ``option_sets``,
+      ``supply``, ``supply_group``, ``card_supply``, ``rules_for``;
+    * **the lab** (``simulate`` and the balance figures): ``round_key``, ``round_word``,
+      ``cap_rules``, ``determinize``, ``fast_random``;
+    * **the book and site**: ``describe``, ``marks``, ``mark_kinds``, ``art``,
+      ``art_params``.
+
+    Every hook is given to the constructor; setting one afterwards still works but warns
+    (``FutureWarning``), since a game made in two places is read half-made. A hook of the
+    wrong kind is a ``TypeError`` at the line that makes the game.
+    """
+
+    # -- who the game is and how it is played
     slug: str
     title: str
     options: dict[str, Option]
@@ -665,6 +714,8 @@ class GameDef:
     heuristic: Bot
     #: the documented bound on the number of steps (decisions + chance events) of a game
     max_steps: Callable[[dict[str, Any]], int]
+
+    # -- rules and replay
     #: option sets worth testing (each a dict of non-default options)
     option_sets: list[dict[str, Any]] = field(default_factory=lambda: [{}])
     #: every card the game is played with under ``options`` (its rules' "What you need"),
@@ -679,18 +730,10 @@ class GameDef:
     #: the rule ids the engine cites under ``options`` (resolved), where options change
     #: which rules apply (War's ``wins: lower`` cites ``lower-takes``); default: rule_ids
     rules_for: Callable[[dict[str, Any]], frozenset[str]] | None = None
-    #: print-and-play art the kit vocabulary cannot express, by name: a mat in game.yaml
-    #: that says ``art: NAME`` is drawn by ``art[NAME](ctx)``, which returns SVG (see
-    #: docs/kit.md); ``ctx`` carries the drawing helpers, the ink, the size and the colours,
-    #: so an engine module never imports the renderer
-    art: dict[str, Callable[[Any], str]] = field(default_factory=dict)
-    #: the ``params`` each art takes, checked during the check (a mat's params come from
-    #: game.yaml, which is untrusted): art name -> {param: "text" | "whole" |
-    #: "per-player"} ("per-player": player id -> text); an art not listed here is given
-    #: only texts, numbers and player-to-text mappings
-    art_params: dict[str, dict[str, str]] = field(default_factory=dict)
-    #: for simulation (builder.lab): the view key that counts the game's rounds (tricks,
-    #: battles, turns) and the word for one; None counts decision steps as rounds
+
+    # -- the lab
+    #: the view key that counts the game's rounds (tricks, battles, turns) and the word for
+    #: one; None counts decision steps as rounds
     round_key: str | None = None
     round_word: str = "round"
     #: the rules that end a game at its cap (a draw by ruling R0.3), so the lab can count
@@ -698,21 +741,74 @@ class GameDef:
     cap_rules: frozenset[str] = frozenset()
     #: for the search bot: a copy of the state in which everything ``player`` cannot see
     #: (deck orders, face-down cards) is dealt again at random, consistently with what the
-    #: player knows; None leaves the game without a search bot (it would see hidden cards)
+    #: player knows. None: derived from the state's ``piles()`` where it declares them
+    #: (who may see each pile), else the game has no search bot (it would see hidden cards)
     determinize: Callable[[State, str, random.Random], State] | None = None
     #: an optional fast path for simulation: a whole game between random bots played
     #: without states, drawing from the generator exactly what the reference loop draws,
     #: ``fast_random(options, rng) -> (steps, rounds, winner or None, capped)``; a test
     #: must prove it equal to the engine game for game (see tests/lab/test_lab.py)
     fast_random: Callable[..., tuple[int, int, str | None, bool]] | None = None
+
+    # -- the book and site
     #: the table in words after a step, for the printed state lines: ``describe(view,
     #: options)`` returns ``[(player id or "", text)]`` (see ``words.py``); default: the
     #: view's keys and values as they are
     describe: Callable[[dict[str, Any], dict[str, Any]], list[tuple[str, str]]] | None = None
     #: what a step's diagram marks besides the cards that move: ``marks(events, table)``
-    #: (the step's events, the table the diagram shows) returns ``{card code: "win" |
-    #: "kill"}``, the card that won and the cards put out of the game; default: none
+    #: (the step's events, the table the diagram shows) returns ``{card code: kind}``, a
+    #: kind of :data:`MARK_KINDS` or of ``mark_kinds``; default: none
     marks: Callable[[list["Event"], list["Zone"]], dict[str, str]] | None = None
+    #: the game's own mark kinds, name -> the legend's words for it (drawn as a labelled
+    #: tag on the card)
+    mark_kinds: dict[str, str] = field(default_factory=dict)
+    #: print-and-play art the kit vocabulary cannot express, by name: a mat in game.yaml
+    #: that says ``art: NAME`` is drawn by ``art[NAME](ctx)`` (ctx: an :class:`ArtContext`),
+    #: which returns SVG (see docs/kit.md)
+    art: dict[str, Callable[[Any], str]] = field(default_factory=dict)
+    #: the ``params`` each art takes, checked during the check (a mat's params come from
+    #: game.yaml, which is untrusted): art name -> {param: "text" | "whole" |
+    #: "per-player"} ("per-player": player id -> text); an art not listed here is given
+    #: only texts, numbers and player-to-text mappings
+    art_params: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("new_game", "from_setup", "heuristic", "max_steps"):
+            _hook(self, name, required=True)
+        for name in ("supply", "supply_group", "card_supply", "rules_for", "determinize",
+                     "fast_random", "describe", "marks"):
+            _hook(self, name)
+        for name, kind in (("options", dict), ("event_kinds", dict), ("view_keys", dict),
+                           ("option_sets", list), ("mark_kinds", dict), ("art", dict),
+                           ("art_params", dict)):
+            if not isinstance(getattr(self, name), kind):
+                raise TypeError(f"GameDef {name}= must be a {kind.__name__}, not "
+                                f"{type(getattr(self, name)).__name__}")
+        if not isinstance(self.rule_ids, (set, frozenset)):
+            raise TypeError(f"GameDef rule_ids= must be a frozenset of rule ids, not "
+                            f"{type(self.rule_ids).__name__}")
+        for k, v in self.options.items():
+            if not isinstance(v, Option):
+                raise TypeError(f"GameDef options['{k}'] must be an Option, not "
+                                f"{type(v).__name__}")
+        clash = sorted(set(self.mark_kinds) & set(MARK_KINDS))
+        if clash:
+            raise TypeError(f"GameDef mark_kinds= redefines the shared mark kind "
+                            f"'{clash[0]}' (shared: {', '.join(MARK_KINDS)})")
+        for name, fn in self.art.items():
+            if not callable(fn):
+                raise TypeError(f"GameDef art['{name}'] must be a function of the art "
+                                f"context, not {type(fn).__name__}")
+        object.__setattr__(self, "rule_ids", frozenset(self.rule_ids))
+        object.__setattr__(self, "art", _HookTable(self.art))
+        object.__setattr__(self, "art_params", _HookTable(self.art_params))
+        object.__setattr__(self, "_made", True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get("_made"):
+            warnings.warn(f"setting GameDef.{name} after the game is made is deprecated: "
+                          f"pass {name}=... to GameDef(...)", FutureWarning, stacklevel=2)
+        object.__setattr__(self, name, value)
 
     def resolve(self, options: dict[str, Any] | None) -> dict[str, Any]:
         return resolve_options(self.options, options)
@@ -736,6 +832,15 @@ class GameDef:
         if self.rules_for is None:
             return self.rule_ids
         return self.rules_for(self.resolve(options))
+
+
+def _hook(game: GameDef, name: str, required: bool = False) -> None:
+    value = getattr(game, name)
+    if value is None and not required:
+        return
+    if not callable(value):
+        raise TypeError(f"GameDef {name}= must be a function, not {type(value).__name__}"
+                        + ("" if required else " (or None)"))
 
 
 def random_bot(state: State, player: str, rng: random.Random) -> Any:

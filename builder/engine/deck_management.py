@@ -66,6 +66,7 @@ from .core import (
     full_deck,
     parse_cards,
 )
+from .words import trick_marks
 
 OPTIONS = {
     "players": Option("players", 2, "How many play: 2, 3 or 4.", choices=(2, 3, 4)),
@@ -805,20 +806,6 @@ def max_steps(options: dict[str, Any]) -> int:
     return options["max_rounds"] * (27 + 7 * options["players"])
 
 
-GAME = GameDef(
-    slug="deck-management", title="War with Deck Management", options=OPTIONS, rule_ids=RULES,
-    event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
-    heuristic=heuristic, max_steps=max_steps,
-    supply=lambda options: Counter(full_deck()),  # one 52-card deck, whatever the players
-    option_sets=[
-        {}, {"deck_order": "arranged"}, {"players": 3}, {"players": 4},
-        {"players": 3, "deck_order": "arranged"}, {"players": 4, "deck_order": "arranged"},
-        {"max_rounds": 3},
-    ],
-    round_key="round", round_word="round", cap_rules=frozenset({"round-cap"}),
-    determinize=determinize,
-)
-DeckState.game = GAME
 
 __all__ = ["GAME", "DeckState"]
 
@@ -862,9 +849,22 @@ def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, s
     return lines
 
 
-GAME.describe = describe
 
 
-from .words import trick_marks  # noqa: E402
 
-GAME.marks = trick_marks   # the card that took the trick: the winner's last card turned up
+
+GAME = GameDef(
+    slug="deck-management", title="War with Deck Management", options=OPTIONS, rule_ids=RULES,
+    event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
+    heuristic=heuristic, max_steps=max_steps,
+    supply=lambda options: Counter(full_deck()),  # one 52-card deck, whatever the players
+    option_sets=[
+        {}, {"deck_order": "arranged"}, {"players": 3}, {"players": 4},
+        {"players": 3, "deck_order": "arranged"}, {"players": 4, "deck_order": "arranged"},
+        {"max_rounds": 3},
+    ],
+    round_key="round", round_word="round", cap_rules=frozenset({"round-cap"}),
+    determinize=determinize,
+    describe=describe,
+    marks=trick_marks,
+)

@@ -530,15 +530,6 @@ def max_steps(options: dict[str, Any]) -> int:
     return 1 + DIAMONDS
 
 
-GAME = GameDef(
-    slug="ultimate", title="Ultimate Game of All Skill", options=OPTIONS, rule_ids=RULES,
-    event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
-    heuristic=heuristic, max_steps=max_steps, option_sets=[{}],
-    supply=lambda options: Counter(full_deck(("C", "S", "D"))),  # the hearts stay in the box
-    round_key="round", round_word="round", determinize=determinize,
-    fast_random=fast_random_game,
-)
-UltimateState.game = GAME
 
 __all__ = ["GAME", "UltimateState", "HandChoice", "heuristic"]
 
@@ -566,7 +557,6 @@ def points_reference_art(ctx) -> str:
     return "".join(out)
 
 
-GAME.art["points-reference"] = points_reference_art
 
 
 def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, str]]:
@@ -597,7 +587,6 @@ def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, s
     return lines
 
 
-GAME.describe = describe
 
 
 def marks(events, table) -> dict[str, str]:
@@ -607,4 +596,14 @@ def marks(events, table) -> dict[str, str]:
     return winner_reveal(events, shown_kinds=("play",))
 
 
-GAME.marks = marks
+GAME = GameDef(
+    slug="ultimate", title="Ultimate Game of All Skill", options=OPTIONS, rule_ids=RULES,
+    event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
+    heuristic=heuristic, max_steps=max_steps, option_sets=[{}],
+    supply=lambda options: Counter(full_deck(("C", "S", "D"))),  # the hearts stay in the box
+    round_key="round", round_word="round", determinize=determinize,
+    fast_random=fast_random_game,
+    art={"points-reference": points_reference_art},
+    describe=describe,
+    marks=marks,
+)

@@ -40,7 +40,7 @@ from .core import (
     full_deck,
     parse_cards,
 )
-from .words import a_rank, count
+from .words import a_rank, count, trick_marks
 
 PLAYERS = ("p1", "p2")
 
@@ -314,17 +314,6 @@ def max_steps(options: dict[str, Any]) -> int:
     return options["max_tricks"]
 
 
-GAME = GameDef(
-    slug="war", title="War", options=OPTIONS, rule_ids=RULES, event_kinds=EVENT_KINDS,
-    view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup, heuristic=heuristic,
-    max_steps=max_steps, supply=lambda options: Counter(full_deck()),  # one 52-card deck
-    option_sets=[{}, {"max_tricks": 200}, {"wins": "lower"},
-                 {"aces": "low", "war_cards": 1, "max_tricks": 500}],
-    rules_for=rules_for,
-    round_key="tricks", round_word="trick", cap_rules=frozenset({"trick-cap"}),
-    fast_random=fast_random_game,
-)
-WarState.game = GAME
 
 __all__ = ["GAME", "WarState", "cards_str"]
 
@@ -350,9 +339,19 @@ def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, s
     return lines
 
 
-GAME.describe = describe
 
 
-from .words import trick_marks  # noqa: E402
 
-GAME.marks = trick_marks   # the card that took the trick: the winner's last card turned up
+
+GAME = GameDef(
+    slug="war", title="War", options=OPTIONS, rule_ids=RULES, event_kinds=EVENT_KINDS,
+    view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup, heuristic=heuristic,
+    max_steps=max_steps, supply=lambda options: Counter(full_deck()),  # one 52-card deck
+    option_sets=[{}, {"max_tricks": 200}, {"wins": "lower"},
+                 {"aces": "low", "war_cards": 1, "max_tricks": 500}],
+    rules_for=rules_for,
+    round_key="tricks", round_word="trick", cap_rules=frozenset({"trick-cap"}),
+    fast_random=fast_random_game,
+    describe=describe,
+    marks=trick_marks,
+)

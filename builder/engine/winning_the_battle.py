@@ -613,16 +613,6 @@ def max_steps(options: dict[str, Any]) -> int:
     return 2 * 52
 
 
-GAME = GameDef(
-    slug="winning-the-battle", title="Winning the Battle, Losing the War", options=OPTIONS,
-    rule_ids=RULES, event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game,
-    from_setup=from_setup, heuristic=heuristic, max_steps=max_steps, option_sets=[{}],
-    supply=lambda options: Counter(full_deck() * 2),  # a whole deck for each player
-    supply_group=lambda pile: pile.split(".")[0] if pile.split(".")[0] in PLAYERS else "all",
-    card_supply=lambda options, group, card: 1,
-    round_key="battles", round_word="battle", determinize=determinize,
-)
-WtbState.game = GAME
 
 __all__ = ["GAME", "WtbState", "heuristic"]
 
@@ -657,7 +647,6 @@ def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, s
     return lines
 
 
-GAME.describe = describe
 
 
 def marks(events, table) -> dict[str, str]:
@@ -668,4 +657,14 @@ def marks(events, table) -> dict[str, str]:
     return won_in_place(events, table, "pair")
 
 
-GAME.marks = marks
+GAME = GameDef(
+    slug="winning-the-battle", title="Winning the Battle, Losing the War", options=OPTIONS,
+    rule_ids=RULES, event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game,
+    from_setup=from_setup, heuristic=heuristic, max_steps=max_steps, option_sets=[{}],
+    supply=lambda options: Counter(full_deck() * 2),  # a whole deck for each player
+    supply_group=lambda pile: pile.split(".")[0] if pile.split(".")[0] in PLAYERS else "all",
+    card_supply=lambda options, group, card: 1,
+    round_key="battles", round_word="battle", determinize=determinize,
+    describe=describe,
+    marks=marks,
+)

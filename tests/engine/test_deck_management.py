@@ -15,7 +15,6 @@ from collections import Counter
 import pytest
 from helpers import card_list, state_from_piles
 
-from builder.engine import find_engine
 from builder.engine.core import (
     Card,
     IllegalDecision,
@@ -27,6 +26,7 @@ from builder.engine.core import (
     play_game,
     random_bot,
 )
+from builder.engine.registry import find_engine
 
 GAME = find_engine("deck-management")
 

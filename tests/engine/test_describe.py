@@ -20,8 +20,8 @@ import re
 import pytest
 from helpers import PLAYER_NAMES, house_style_problems
 
-from builder.engine import registered_engines
 from builder.engine.core import play_game, random_bot
+from builder.engine.registry import registered_engines
 from builder.engine.words import size
 
 GAMES = {slug: g for slug, g in registered_engines().items() if g.describe}

@@ -16,8 +16,8 @@ import pytest
 from helpers import documented_events_and_rules, games_page_sections, games_page_table
 
 from builder.check import run_check
-from builder.engine import registered_engines
 from builder.engine.core import Card, play_game, random_bot
+from builder.engine.registry import registered_engines
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = registered_engines()

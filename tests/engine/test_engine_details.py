@@ -21,8 +21,8 @@ import pytest
 import yaml
 from helpers import documented_events_and_rules
 
-from builder.engine import registered_engines
 from builder.engine.core import Card, DecisionFormatError, fmt_value, play_game, random_bot
+from builder.engine.registry import registered_engines
 
 GAMES = registered_engines()
 STYLES = {"stack", "fan", "pile", "tokens"}   # core.Zone's docstring: what the renderers draw

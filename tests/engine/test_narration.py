@@ -19,8 +19,8 @@ import pytest
 from helpers import CARD_CODE, PLAYER_NAMES, house_style_problems
 
 from builder.check import run_check
-from builder.engine import registered_engines
 from builder.engine.core import play_game, random_bot
+from builder.engine.registry import registered_engines
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = registered_engines()

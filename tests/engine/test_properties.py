@@ -19,8 +19,8 @@ from collections import Counter
 import pytest
 from helpers import house_style_problems
 
-from builder.engine import available_engines, find_engine, registered_engines
 from builder.engine.core import play_game, random_bot
+from builder.engine.registry import available_engines, find_engine, registered_engines
 from builder.testing import assert_conforms
 
 GAMES_PER_OPTION_SET = 500

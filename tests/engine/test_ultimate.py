@@ -15,7 +15,6 @@ from collections import Counter
 import pytest
 from helpers import card_list, state_from_piles
 
-from builder.engine import find_engine
 from builder.engine.core import (
     Card,
     IllegalDecision,
@@ -25,6 +24,7 @@ from builder.engine.core import (
     play_game,
     random_bot,
 )
+from builder.engine.registry import find_engine
 from builder.engine.ultimate import GAME, VIEW_KEYS, heuristic
 
 CLUBS = [f"{r}C" for r in ("A 2 3 4 5 6 7 8 9 10 J Q K".split())]

@@ -63,8 +63,8 @@ def test_the_deal_gives_each_player_26_of_the_52_cards():
     """Conservation from the full supply before any step (RULINGS, classic War: 26 each)."""
     import random as _random
 
-    from builder.engine import find_engine
     from builder.engine.core import full_deck
+    from builder.engine.registry import find_engine
 
     game = find_engine("war")
     for seed in range(20):

@@ -15,8 +15,8 @@ from collections import Counter
 import pytest
 from helpers import state_from_piles
 
-from builder.engine import find_engine
 from builder.engine.core import Card, IllegalDecision, SetupError, full_deck, parse_cards, play_game
+from builder.engine.registry import find_engine
 from builder.engine.winning_the_battle import GAME, heuristic
 
 OPTS = GAME.resolve({})

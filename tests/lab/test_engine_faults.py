@@ -138,8 +138,8 @@ def test_an_illegal_decision_of_the_heuristic_is_the_designers(tmp_path: Path, w
 def test_a_refusal_of_what_the_engine_offered_is_the_engines(tmp_path: Path, workers: str):
     content, line = broken(tmp_path, "refuses-offered")
     engine = content / "high-five" / "engine.py"
-    engine.write_text(engine.read_text().replace("from builder.engine.core import (",
-                                                 "from builder.engine.core import (\n"
+    engine.write_text(engine.read_text().replace("from builder.engine import (",
+                                                 "from builder.engine import (\n"
                                                  "    IllegalDecision,", 1))
     proc, took = warbook("simulate", "high-five", "--games", "40", "--workers", workers,
                          "--bots", "random", "--content", str(content), cwd=tmp_path)

@@ -5,6 +5,7 @@ shipped claim measured at full size: tests/lab/test_shipped_claims.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import shutil
@@ -15,8 +16,8 @@ import pytest
 
 from builder.check import run_check
 from builder.content import load_content
-from builder.engine import registered_engines
 from builder.engine.core import ACE_HIGH, ACE_LOW, random_bot
+from builder.engine.registry import registered_engines
 from builder.lab import stats
 from builder.lab.run import play_one
 from builder.lab.simulate import simulate
@@ -137,11 +138,8 @@ def test_the_fast_path_is_what_the_lab_plays_and_it_changes_nothing(slug):
     opts = game.resolve({})
     n = 200 if slug == "ultimate" else 30
     fast = [play_one(game, opts, f"x{i}", [random_bot] * 2) for i in range(n)]
-    saved, game.fast_random = game.fast_random, None
-    try:
-        slow = [play_one(game, opts, f"x{i}", [random_bot] * 2) for i in range(n)]
-    finally:
-        game.fast_random = saved
+    reference = dataclasses.replace(game, fast_random=None)
+    slow = [play_one(reference, opts, f"x{i}", [random_bot] * 2) for i in range(n)]
     assert fast == slow
     # and the outcomes are not all alike (a broken path that always answered one thing)
     assert {r[2] for r in fast} == {0, 1, -1} or {r[2] for r in fast} == {0, 1}
@@ -176,12 +174,9 @@ def test_lean_play_plays_the_same_games_as_recorded_play(slug):
         n = len(game.new_game(opts, random.Random(0)).players)
         for i in range(6):
             bots = [random_bot if (i + s) % 2 else game.heuristic for s in range(n)]
-            saved, game.fast_random = game.fast_random, None
-            try:
-                assert play_one(game, opts, f"lean{i}", bots) == \
-                    recorded_record(game, opts, f"lean{i}", bots), (slug, options, i)
-            finally:
-                game.fast_random = saved
+            reference = dataclasses.replace(game, fast_random=None)
+            assert play_one(reference, opts, f"lean{i}", bots) == \
+                recorded_record(game, opts, f"lean{i}", bots), (slug, options, i)
 
 
 # --------------------------------------------------------------------------- determinism

@@ -11,13 +11,13 @@ engine's art hook (``GameDef.art``), called with an :class:`ArtContext`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup
 
 from ...content.kit import Section
 from ...engine.core import Card
+from ...engine.drawing import ArtContext
 from ...settings import Paper
 from . import art, layout
 from .cover import cover_sheet, print_steps
@@ -39,37 +39,26 @@ from .pieces import (
 from .words import Words
 
 
-@dataclass
-class ArtContext:
-    """What a game's art hook is given: the drawing helpers (``draw``, the module
-    :mod:`builder.render.pnp.art`: ``rect``, ``text``, ``card_space``, ``mat_frame``,
-    ``arrow_up``, ``suit``, ``SPACE_W``/``SPACE_H``, ...), the ink (full or low), the
-    piece's size in mm, the colours and the player it is for (or None), and the mat's
-    ``params`` from game.yaml (a variant's merged in)."""
-
-    draw: Any
-    ink: art.Ink
-    w: float
-    h: float
-    colour: str
-    accent: str
-    colours: dict[str, str]
-    names: dict[str, str]
-    player: str | None
-    params: dict[str, Any] = field(default_factory=dict)
-
-
 class _MatDraw:
-    """The drawing helpers as a mat's art hook gets them: the module ``art``, except that
-    ``text`` sets no word under ``art.MAT_MIN_PT`` (what a player reads across the table;
-    a game's art may ask for less)."""
+    """The :class:`~builder.engine.drawing.Drawing` an art hook gets: the helpers of
+    :mod:`.art`, exactly those the interface declares, except that ``text`` sets no word
+    under ``art.MAT_MIN_PT`` (what a player reads across the table)."""
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(art, name)
+    SPACE_W, SPACE_H, RED, SERIF = art.SPACE_W, art.SPACE_H, art.RED, art.SERIF
+    rect = staticmethod(art.rect)
+    line = staticmethod(art.line)
+    suit = staticmethod(art.suit)
+    card_space = staticmethod(art.card_space)
+    mat_frame = staticmethod(art.mat_frame)
+    arrow_up = staticmethod(art.arrow_up)
 
     @staticmethod
-    def text(x: float, y: float, s: str, size_pt: float, **kw: Any) -> str:
-        return art.text(x, y, s, max(size_pt, art.MAT_MIN_PT), **kw)
+    def text(x: float, y: float, s: str, size_pt: float, *, fill: str = art.INK,
+             anchor: str = "middle", weight: int = 400, family: str = art.FONT,
+             italic: bool = False, rotate: float = 0, spacing: float = 0) -> str:
+        return art.text(x, y, s, max(size_pt, art.MAT_MIN_PT), fill=fill, anchor=anchor,
+                        weight=weight, family=family, italic=italic, rotate=rotate,
+                        spacing=spacing)
 
 
 MAT_DRAW = _MatDraw()
