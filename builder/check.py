@@ -305,69 +305,11 @@ class Replayer:
                 except Exception as e:  # the game's own code failed: said with this step
                     e.add_note(f"replaying {label} of {where.path}:{where.line}")
                     raise
-            decisions: dict[str, Any] = {}
-            try:
-                if step.chance is not None:
-                    if node.kind != "chance":
-                        self.diags.error(step.positions.at("chance"),
-                                         f"{label}: no chance event is pending; "
-                                         f"{'; '.join(node.choices)} must decide ({node.what})",
-                                         detail=before)
-                        return False
-                    try:
-                        outcome = node.choice.parse(step.chance)
-                    except DecisionFormatError as e:
-                        self.diags.error(step.positions.at("chance"), f"{label}: chance: {e}",
-                                         detail=before)
-                        return False
-                    events = state.apply_chance(outcome)
-                    kind = "chance"
-                    decisions = {node.player or "chance": outcome}
-                elif step.decide is not None:
-                    read = self.read_decisions(step, node, label, before)
-                    if read is None:
-                        return False
-                    decisions = read
-                    for player in node.choices:
-                        if player not in decisions:
-                            self.diags.error(step.positions.at("decide"),
-                                             f"{label}: {player} must decide too ({node.what}): "
-                                             f"{node.choices[player].describe()}", detail=before)
-                            return False
-                    events = state.apply(decisions)
-                    kind = "decision"
-                else:
-                    if node.kind == "chance":
-                        self.diags.error(where, f"{label}: a chance event is pending ({node.what}); "
-                                         f"write its outcome with chance:", detail=before)
-                        return False
-                    forced = state.forced_decisions()
-                    if forced is None:
-                        undecided = [f"{player}: {choice.describe()}"
-                                     for player, choice in node.choices.items()
-                                     if not choice.is_forced()]
-                        self.diags.error(where, f"{label}: a decision is needed ({node.what}); "
-                                         f"write it with decide: ({'; '.join(undecided)})",
-                                         detail=before)
-                        return False
-                    decisions = forced
-                    events = state.apply(forced)
-                    kind = "forced"
-            except IllegalDecision as e:
-                loc = where
-                if step.decide is not None and e.player:
-                    if e.player in step.decide:
-                        loc = step.positions.at("decide", e.player)
-                elif step.chance is not None:
-                    loc = step.positions.at("chance")
-                rule = self.rule_label(e.rule)
-                who = f"{e.player}: " if e.player else ""
-                self.diags.error(loc, f"{label}: illegal: {who}{e.message}"
-                                 + (f" (rule {rule})" if rule else ""), detail=before)
+            done = (self.replay_turn(step, state, label) if step.parts is not None
+                    else self.apply_one(step, state, node, label, before))
+            if done is None:
                 return False
-            except Exception as e:  # the game's own code failed: said at its line, with this
-                e.add_note(f"replaying {label} of {where.path}:{where.line}")
-                raise
+            kind, decisions, events = done
             for ev in events:
                 replay.rules_cited.add(ev.rule)
             table = state.take_shown()
@@ -388,6 +330,101 @@ class Replayer:
             if not ok:
                 return False
         return True
+
+    def apply_one(self, step: Step, state: State, node, label: str,
+                  before: str) -> tuple[str, dict[str, Any], list[Event]] | None:
+        """One decision, chance outcome or forced move of a step (or of a part of a
+        turn) applied to ``state``: (kind, decisions, events), or None after a located
+        error."""
+        where = step.where
+        decisions: dict[str, Any] = {}
+        try:
+            if step.chance is not None:
+                if node.kind != "chance":
+                    self.diags.error(step.positions.at("chance"),
+                                     f"{label}: no chance event is pending; "
+                                     f"{'; '.join(node.choices)} must decide ({node.what})",
+                                     detail=before)
+                    return None
+                try:
+                    outcome = node.choice.parse(step.chance)
+                except DecisionFormatError as e:
+                    self.diags.error(step.positions.at("chance"), f"{label}: chance: {e}",
+                                     detail=before)
+                    return None
+                events = state.apply_chance(outcome)
+                kind = "chance"
+                decisions = {node.player or "chance": outcome}
+            elif step.decide is not None:
+                read = self.read_decisions(step, node, label, before)
+                if read is None:
+                    return None
+                decisions = read
+                for player in node.choices:
+                    if player not in decisions:
+                        self.diags.error(step.positions.at("decide"),
+                                         f"{label}: {player} must decide too ({node.what}): "
+                                         f"{node.choices[player].describe()}", detail=before)
+                        return None
+                events = state.apply(decisions)
+                kind = "decision"
+            else:
+                if node.kind == "chance":
+                    self.diags.error(where, f"{label}: a chance event is pending ({node.what}); "
+                                     f"write its outcome with chance:", detail=before)
+                    return None
+                forced = state.forced_decisions()
+                if forced is None:
+                    undecided = [f"{player}: {choice.describe()}"
+                                 for player, choice in node.choices.items()
+                                 if not choice.is_forced()]
+                    self.diags.error(where, f"{label}: a decision is needed ({node.what}); "
+                                     f"write it with decide: ({'; '.join(undecided)})",
+                                     detail=before)
+                    return None
+                decisions = forced
+                events = state.apply(forced)
+                kind = "forced"
+        except IllegalDecision as e:
+            loc = where
+            if step.decide is not None and e.player:
+                if e.player in step.decide:
+                    loc = step.positions.at("decide", e.player)
+            elif step.chance is not None:
+                loc = step.positions.at("chance")
+            rule = self.rule_label(e.rule)
+            who = f"{e.player}: " if e.player else ""
+            self.diags.error(loc, f"{label}: illegal: {who}{e.message}"
+                             + (f" (rule {rule})" if rule else ""), detail=before)
+            return None
+        except Exception as e:  # the game's own code failed: said at its line, with this
+            e.add_note(f"replaying {label} of {where.path}:{where.line}")
+            raise
+        return kind, decisions, events
+
+    def replay_turn(self, step: Step, state: State,
+                    label: str) -> tuple[str, dict[str, Any], list[Event]] | None:
+        """A turn made of parts (``turn:``), each applied in order; its events are the
+        parts' events in order, and it is printed as one step."""
+        events: list[Event] = []
+        decisions: dict[str, Any] = {}
+        for part in step.parts or []:
+            before = describe_state(state)
+            node = state.pending()
+            plabel = f"{label}, part {part.index} of the turn"
+            if node is None:
+                self.diags.error(part.where, f"{plabel}: the game is already over "
+                                 f"({state.result.reason if state.result else ''})".replace(
+                                     "{", "").replace("}", ""), detail=before)
+                return None
+            done = self.apply_one(part, state, node, plabel, before)
+            if done is None:
+                return None
+            _kind, decided, happened = done
+            for who, value in decided.items():
+                decisions.setdefault(who, []).append(value)
+            events.extend(happened)
+        return "turn", {who: v[0] if len(v) == 1 else tuple(v) for who, v in decisions.items()}, events
 
     def read_decisions(self, step: Step, node, label: str, before: str) -> dict | None:
         """A step's ``decide:`` read by the pending choices (each player's written decision

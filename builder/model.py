@@ -109,6 +109,10 @@ class Step:
     #: where each part of the step was written, by its path inside the step
     #: (``("decide", "p1")``, ``("expect", "events", 0)``)
     positions: Positions = field(default_factory=lambda: Positions({}))
+    #: a turn made of parts (``turn:``): each part a step of its own (``decide`` or
+    #: ``chance``, positions inside the part), replayed in order and printed as this one
+    #: step, with one diagram; None for a step of one part
+    parts: "list[Step] | None" = None
 
 
 @dataclass

@@ -26,7 +26,11 @@ against each other, and after the deal and after every step it holds:
   engine declares (``rule_ids``, or ``rules_for(options)``);
 * **view**: every view key is declared (``view_keys``, ``{p}`` standing for a player), at
   the deal, every 13th step and the end;
-* **seed**: the same seed gives the same game.
+* **seed**: the same seed gives the same game;
+* **peek**: the heuristic decides from what its seat may see: at every 13th step its
+  decision is asked again with the cards hidden from it (``Zone.seen_by``) dealt again
+  at random (three times, from the same generator state), and must not change. Only for
+  an engine that says who sees what (``State.piles()`` or ``GameDef.determinize``).
 
 A breach is said with the game's seed and step, so the game can be played again; a
 game stops at its first breach (what follows would be its consequence). An exception
@@ -50,7 +54,7 @@ from .engine.core import GameDef, IllegalDecision, SetupError, fmt_value, random
 __all__ = ["Breach", "DEFAULT_GAMES", "assert_conforms", "conformance", "option_sets", "play"]
 
 #: changes whenever what the kit checks changes (a cached verdict is then stale)
-VERSION = 1
+VERSION = 2
 #: games per option set that ``warbook check`` plays (a third each: random, heuristic,
 #: heuristic against random)
 DEFAULT_GAMES = 6
@@ -64,7 +68,8 @@ LINEUPS = ("random", "heuristic", "heuristic against random")
 class Breach:
     """One property an engine does not hold, in one seeded game."""
 
-    kind: str            # cards, bound, legal, pending, events, view, seed, fault, options
+    kind: str            # cards, bound, legal, pending, events, view, seed, peek, fault,
+    #                      options
     message: str
     seed: int
     step: int            # 0: the deal
@@ -179,6 +184,24 @@ def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "rando
                         raise breach("legal", f"the engine refused {fmt_value(value)} for {p}, which "
                                      f"its choice lists as legal: {e}", cls._apply) from None
 
+        determinize = game.determinizer()
+        peek_due = True
+
+        def peek(p: str, value: Any, luck: Any) -> None:
+            """The heuristic's decision does not change when the cards hidden from ``p``
+            are dealt again (``luck``: the generator's state it decided with)."""
+            for k in range(3):
+                world = determinize(state, p, random.Random(f"peek:{seed}:{step}:{k}"))
+                again_rng = random.Random()
+                again_rng.setstate(luck)
+                again = game.heuristic(world, p, again_rng)
+                if again != value:
+                    raise breach("peek", f"the heuristic bot chose {fmt_value(value)} for {p}, "
+                                 f"but {fmt_value(again)} when the cards hidden from {p} "
+                                 f"were dealt again: it reads cards its seat cannot see "
+                                 f"(decide from {p}'s own hand and the cards face up)",
+                                 game.heuristic)
+
         look()
         while not state.is_terminal():
             if step >= bound:
@@ -199,11 +222,16 @@ def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "rando
                         raise breach("pending", f"{p} must decide ({node.what}) but the "
                                      f"choice lists nothing legal", cls.pending)
                     bot, name = _bot(game, lineup, p)
+                    luck = rng.getstate()
                     value = bot(state, p, rng)
                     if not choice.contains(value):
                         raise breach("legal", f"the {name} bot chose {fmt_value(value)} for "
                                      f"{p}, which is not a legal choice ({choice.describe()})",
                                      bot)
+                    if (peek_due and name == "heuristic" and determinize is not None
+                            and not choice.is_forced()):
+                        peek(p, value, luck)
+                        peek_due = False
                     decided[p] = value
                 if step % 13 == 1:
                     probe(node, decided)
@@ -212,6 +240,8 @@ def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "rando
                 except IllegalDecision as e:
                     raise breach("legal", f"the engine refused a decision its own choices "
                                  f"offer ({fmt_value(decided)}): {e}", cls._apply) from None
+            if step % 13 == 0:
+                peek_due = True
             made_by = cls._apply_chance if node.kind == "chance" else cls._apply
             for e in events:
                 if e.kind not in game.event_kinds:

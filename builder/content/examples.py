@@ -16,7 +16,9 @@ from ..yamlsrc import LocDict, LocList, located_paths, plain_data
 from .base import ID_RE, or_default
 from .markdown import ProseReader
 
-STEP_KEYS = {"decide", "chance", "expect", "comment", "repeat", "refused"}
+STEP_KEYS = {"decide", "chance", "expect", "comment", "repeat", "refused", "turn"}
+#: what a part of a turn (``turn:``) may say
+PART_KEYS = {"decide", "chance"}
 EXAMPLE_KEYS = {"id", "title", "rules", "options", "setup", "steps", "intro", "outro", "draft"}
 
 
@@ -96,12 +98,56 @@ class ExampleReader(ProseReader):
             return None
         return rid
 
+    def turn(self, s: LocDict, positions: Positions) -> list[Step] | None:
+        """A step's ``turn:``: the parts of one turn (each a ``decide:`` or a ``chance:``,
+        or nothing for a forced part), replayed in order and printed as one step."""
+        clash = [k for k in ("decide", "chance", "refused", "repeat") if k in s]
+        if clash:
+            self.diags.error(s.at(clash[0]), f"a step with turn: has its decisions and chance "
+                             f"outcomes in the turn's parts; move {clash[0]}: into one of them"
+                             if clash[0] in ("decide", "chance") else
+                             f"{clash[0]}: cannot go with turn: (a turn is played once, and a "
+                             f"refused move is a step of its own)")
+            return None
+        raw = s["turn"]
+        if not isinstance(raw, list) or len(raw) < 2:
+            self.diags.error(s.at("turn"), "turn: must list the turn's parts in order, at "
+                             "least two, each a decide: or a chance: (e.g. [{decide: {p1: "
+                             "draw}}, {chance: 7H}, {decide: {p1: 7H}}])")
+            return None
+        parts: list[Step] = []
+        for j, part in enumerate(raw):
+            where = raw.at(j)
+            if part is None:
+                part = LocDict()
+                part.path, part.line, part.col = where.path, where.line, where.col
+            if not isinstance(part, LocDict):
+                self.diags.error(where, "a part of a turn must be a mapping: {decide: {p1: "
+                                 "...}} or {chance: ...}")
+                return None
+            self.unknown_keys(part, PART_KEYS, "part of a turn")
+            if "decide" in part and "chance" in part:
+                self.diags.error(where, "a part of a turn is either a decision or a chance "
+                                 "outcome, not both")
+                return None
+            decide = part.get("decide")
+            if decide is not None and (not isinstance(decide, dict) or not decide):
+                self.diags.error(part.at("decide"), "decide: must map each deciding player "
+                                 "(p1, p2, ...) to a decision")
+                return None
+            parts.append(Step(index=j + 1, where=where, decide=plain_data(decide),
+                              chance=plain_data(part.get("chance")), expect=None, comment="",
+                              positions=positions.within("turn", j)))
+        return parts
+
     def within_limits(self, data: LocDict, steps: LocList, eid: str,
                               texts: dict[str, str]) -> bool:
         """An example's steps (each repeat counted), words and setup within the limits
         (MAX_STEPS, MAX_EXAMPLE_CHARS, MAX_SETUP_CARDS), checked before anything
         replays it; False after a located error at the place the limit is passed."""
         def repeats(s: Any) -> int:
+            if isinstance(s, dict) and isinstance(s.get("turn"), list):
+                return max(1, len(s["turn"]))
             r = s.get("repeat", 1) if isinstance(s, dict) else 1
             return r if isinstance(r, int) and not isinstance(r, bool) and r > 1 else 1
 
@@ -211,7 +257,7 @@ class ExampleReader(ProseReader):
             if repeat > 1 and ("decide" in s or "chance" in s):
                 self.diags.error(s.at("repeat"), "repeat is only for forced steps (no decide:, no chance:)")
                 repeat = 1
-            refused = self.refused(s, index)
+            refused = None if "turn" in s else self.refused(s, index)
             comment = self.text(s, "comment", "step")
             if comment:
                 self.check_markdown(comment, s.at("comment"))
@@ -220,11 +266,12 @@ class ExampleReader(ProseReader):
             if expect is not None and not isinstance(expect, dict):
                 self.diags.error(s.at("expect"), "expect: must map state names to expected values")
                 expect = None
+            parts = self.turn(s, positions.within("steps", i)) if "turn" in s else None
             n += 1
             steps.append(Step(index=n, where=where, decide=plain_data(decide),
                               chance=plain_data(s.get("chance")), expect=plain_data(expect),
                               comment=comment, repeat=repeat, refused=refused,
-                              positions=positions.within("steps", i)))
+                              positions=positions.within("steps", i), parts=parts))
         return Example(
             id=eid or path.stem, title=title or path.stem, where=Located(shown, 1),
             rules=[str(r) for r in rules], options=plain_data(options),

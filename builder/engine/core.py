@@ -363,6 +363,121 @@ class OrderOf(Choice):
         return f"not an order of the {self.what} {cards_str(self.cards)}: " + "; ".join(parts)
 
 
+class Parts(Choice):
+    """A decision made of parts, in order: a card, then for an eight the suit it names.
+
+    ``Parts(first, then, ..., names=("card", "suit"))``. The first part is a
+    :class:`Choice`; each later one is a Choice, or a function of the parts before it that
+    returns the next part's Choice, or None when the decision is complete without it
+    (``lambda card: OneOf(SUIT_NAMES.values(), "eights") if card.rank == "8" else None``).
+    A decision is the tuple of its parts, written ``8S diamonds`` or ``[8S, diamonds]`` (a
+    list when a part has spaces in it). Each part is judged by its own choice and refused
+    citing that choice's rule; a decision with a part too many or too few is refused
+    citing ``rule`` (by default the first part's), and written so it is a format error.
+    """
+
+    #: the most decisions :meth:`enumerate` lists before it answers None (too many)
+    MAX_LISTED = 5000
+
+    def __init__(self, first: Choice, *then: Choice | Callable[..., Choice | None],
+                 names: Sequence[str] = (), rule: str = ""):
+        self.parts = (first, *then)
+        self.names = tuple(names) or tuple(f"part {i + 1}" for i in range(len(self.parts)))
+        self.rule = rule or first.rule
+
+    def part(self, index: int, before: Sequence[Any]) -> Choice | None:
+        """The choice of part ``index`` after the parts ``before``, or None: the decision
+        is complete."""
+        if index >= len(self.parts):
+            return None
+        p = self.parts[index]
+        return p if isinstance(p, Choice) else p(*before)
+
+    def _name(self, index: int) -> str:
+        return self.names[index] if index < len(self.names) else f"part {index + 1}"
+
+    def parse(self, raw: Any) -> tuple:
+        items = (raw.split() if isinstance(raw, str) else list(raw)
+                 if isinstance(raw, (list, tuple)) else [raw])
+        out: list[Any] = []
+        for i, item in enumerate(items):
+            choice = self.part(i, out)
+            if choice is None:
+                raise DecisionFormatError(
+                    f"{len(items)} parts written, but after "
+                    f"{' '.join(fmt_value(x) for x in out)} the decision is complete "
+                    f"({self._parts_said(out)}); leave out "
+                    f"{', '.join(str(x) for x in items[i:])}")
+            try:
+                out.append(choice.parse(item))
+            except DecisionFormatError as e:
+                raise DecisionFormatError(f"the {self._name(i)}: {e}") from None
+        missing = self.part(len(out), out)
+        if missing is not None:
+            shown = " ".join(str(x) for x in items)
+            example = next(iter(missing.enumerate() or []), "...")
+            raise DecisionFormatError(
+                f"the {self._name(len(out))} is missing: this decision has "
+                f"{len(out) + 1} parts here ({self._parts_said(out, missing)}); write it "
+                f"as '{shown} {fmt_value(example)}'".replace("  ", " "))
+        return tuple(out)
+
+    def _parts_said(self, before: Sequence[Any], missing: Choice | None = None) -> str:
+        n = len(before) + (missing is not None)
+        return ", then ".join(self._name(i) for i in range(n))
+
+    def refusal(self, value: Any) -> tuple[str, str] | None:
+        if not isinstance(value, tuple) or not value:
+            return self.rule, f"{fmt_value(value)} is not a decision of parts ({self.describe()})"
+        for i, v in enumerate(value):
+            choice = self.part(i, value[:i])
+            if choice is None:
+                return self.rule, (f"{fmt_value(value[:i])} is a whole decision; "
+                                   f"{fmt_value(value[i:])} is a part too many")
+            said = choice.refusal(v)
+            if said is not None:
+                return said[0], f"the {self._name(i)}: {said[1]}"
+        missing = self.part(len(value), value)
+        if missing is not None:
+            return self.rule, (f"the {self._name(len(value))} is missing after "
+                               f"{fmt_value(value)}: {missing.describe()}")
+        return None
+
+    def contains(self, value: Any) -> bool:
+        return self.refusal(value) is None
+
+    def why_illegal(self, value: Any) -> str:
+        said = self.refusal(value)
+        return said[1] if said else ""
+
+    def sample(self, rng: random.Random) -> tuple:
+        out: list[Any] = []
+        while (choice := self.part(len(out), out)) is not None:
+            out.append(choice.sample(rng))
+        return tuple(out)
+
+    def enumerate(self) -> list | None:
+        done: list[tuple] = []
+        todo: list[tuple] = [()]
+        while todo:
+            before = todo.pop()
+            choice = self.part(len(before), before)
+            if choice is None:
+                done.append(before)
+                continue
+            values = choice.enumerate()
+            if values is None or len(done) + len(todo) + len(values) > self.MAX_LISTED:
+                return None
+            todo.extend(before + (v,) for v in reversed(values))
+        return done
+
+    def describe(self) -> str:
+        first = self.part(0, ())
+        rest = ", ".join(self._name(i) for i in range(1, len(self.parts)))
+        return (f"{first.describe()}" if first else "") + (
+            f"; then, where the rules ask for it, the {rest}" if rest else "")
+
+
 def forced_value(choice: Choice) -> Any:
     """The single legal value of a forced choice."""
     if hasattr(choice, "forced_value"):
@@ -472,6 +587,43 @@ class Zone:
     style: str = "stack"  # stack (cards overlap), fan (side by side), pile (one card + count),
     #                       tokens (``count`` round tokens, e.g. stones, drawn; no cards)
     note: str = ""
+    #: who may look at the cards here: ``everyone`` (the cards drawn face up; those face
+    #: down nobody sees), ``owner`` (a hand: its owner only) or ``nobody`` (a stock).
+    #: The book and site still draw what the reader should see, and mark a card the table
+    #: cannot see; the lab and the search bot give each seat only what it may see.
+    seen_by: str = "everyone"
+
+    def __post_init__(self) -> None:
+        if self.seen_by not in SEEN_BY:
+            raise ValueError(f"Zone '{self.id}': seen_by={self.seen_by!r} is not one of "
+                             f"{', '.join(SEEN_BY)}{_closest(str(self.seen_by), SEEN_BY)}")
+        if self.seen_by == "owner" and self.owner is None:
+            raise ValueError(f"Zone '{self.id}': seen_by='owner' needs owner= (the player "
+                             f"who may look at it)")
+
+    def hidden_from(self, player: str) -> bool:
+        """Whether ``player`` may not look at any card here (a zone partly face up is
+        taken as seen: give its hidden cards a zone of their own)."""
+        if self.seen_by == "nobody":
+            return True
+        if self.seen_by == "owner":
+            return self.owner != player
+        return bool(self.cards) and not any(up for _, up in self.cards)
+
+    def secret(self) -> bool:
+        """Whether a card drawn face up here is one the table may not see (the diagrams
+        mark it)."""
+        return self.seen_by != "everyone"
+
+
+#: who may see a zone's cards (``Zone.seen_by``)
+SEEN_BY = ("everyone", "owner", "nobody")
+
+
+def _closest(word: str, known: Sequence[str]) -> str:
+    import difflib
+    near = difflib.get_close_matches(word, known, n=1, cutoff=0.5)
+    return f" (did you mean '{near[0]}'?)" if near else ""
 
 
 @dataclass
@@ -575,6 +727,14 @@ class State:
 
     def all_cards(self) -> Counter:
         """Every card the game holds, wherever it is (out-of-game piles included)."""
+        raise NotImplementedError
+
+    def piles(self) -> dict[str, list[Card]]:
+        """Optional: the live list of cards behind each zone of :meth:`table` that some
+        player may not see, by zone id (the lists the state itself keeps, not copies), and
+        any pile the table does not show (the cards left in the box: seen by nobody).
+        With it warbook deals a seat's unseen cards again for the search bot and gives each
+        bot only what its seat may see (:func:`redeal`), so ``determinize`` is not needed."""
         raise NotImplementedError
 
     # --- shared machinery
@@ -813,6 +973,18 @@ class GameDef:
     def resolve(self, options: dict[str, Any] | None) -> dict[str, Any]:
         return resolve_options(self.options, options)
 
+    def determinizer(self) -> Callable[[State, str, random.Random], State] | None:
+        """How a seat's unseen cards are dealt again: the engine's own ``determinize``
+        where it gives one, else :func:`redeal` where its state declares ``piles()``, else
+        None (the game has no search bot, and its bots are trusted not to peek)."""
+        if self.determinize is not None:
+            return self.determinize
+        known = self.__dict__.get("_declares_piles")
+        if known is None:
+            known = declares_piles(self.new_game(self.resolve({}), random.Random(0)))
+            object.__setattr__(self, "_declares_piles", known)
+        return redeal if known else None
+
     def player_counts(self) -> tuple[int, ...]:
         """How many may play, from the engine itself: the choices of a ``players`` option
         (or its range), else the state's fixed number of players."""
@@ -832,6 +1004,37 @@ class GameDef:
         if self.rules_for is None:
             return self.rule_ids
         return self.rules_for(self.resolve(options))
+
+
+def declares_piles(state: State) -> bool:
+    """Whether the state's class gives :meth:`State.piles`."""
+    return type(state).piles is not State.piles
+
+
+def redeal(state: State, player: str, rng: random.Random) -> State:
+    """A copy of ``state`` in which every card ``player`` may not see (the zones of
+    ``table()`` hidden from them, by ``Zone.seen_by``) is dealt again at random among
+    those zones, each keeping its size: the seat's view of the game, for the search bot
+    and for the bots of the lab. Needs :meth:`State.piles` for every hidden zone."""
+    world = state.clone()
+    world._node = world._shown = None
+    piles = world.piles()
+    zones = world.table()
+    shown = {z.id for z in zones}
+    hidden = [z.id for z in zones if z.hidden_from(player)]
+    hidden += [pid for pid in piles if pid not in shown]   # out of play: seen by nobody
+    missing = [zid for zid in hidden if zid not in piles]
+    if missing:
+        raise ValueError(f"zone '{missing[0]}' is hidden from {player} (seen_by) but piles() "
+                         f"does not give its cards, so they cannot be dealt again")
+    pool = [c for zid in hidden for c in piles[zid]]
+    rng.shuffle(pool)
+    at = 0
+    for zid in hidden:
+        n = len(piles[zid])
+        piles[zid][:] = pool[at:at + n]
+        at += n
+    return world
 
 
 def _hook(game: GameDef, name: str, required: bool = False) -> None:

@@ -71,7 +71,7 @@ def ladder(gamedef: GameDef, options: dict[str, Any]) -> list[str]:
     if not has_decisions(gamedef, options):
         return ["random"]
     out = ["random", "heuristic"]
-    if gamedef.determinize is not None:
+    if gamedef.determinizer() is not None:
         out.append("search")
     return out
 
@@ -110,7 +110,7 @@ def candidates(choice, state: State, player: str, heuristic: Callable,
 
 def search_bot(gamedef: GameDef, rollouts: int = ROLLOUTS) -> Callable:
     heuristic = gamedef.heuristic
-    determinize = gamedef.determinize
+    determinize = gamedef.determinizer()
     assert determinize is not None
 
     def playout(world: State, rng: random.Random) -> None:
@@ -171,14 +171,36 @@ def search_bot(gamedef: GameDef, rollouts: int = ROLLOUTS) -> Callable:
     return bot
 
 
+def seat_view(gamedef: GameDef) -> Callable:
+    """The engine's heuristic as the lab plays it: given only what its seat may see (the
+    cards hidden from it dealt again at random, from a generator of its own so that the
+    game's luck is untouched), so a heuristic that peeks plays blind rather than well. A
+    game that says nothing of who sees what gets the heuristic as it is."""
+    heuristic = gamedef.heuristic
+    determinize = gamedef.determinizer()
+    if determinize is None:
+        return heuristic
+
+    def bot(state: State, player: str, rng: random.Random) -> Any:
+        node = state.node()
+        if node is not None and node.kind == "decision" and node.choices[player].is_forced():
+            return heuristic(state, player, rng)
+        return heuristic(determinize(state, player, random.Random(state.steps)), player, rng)
+
+    bot.__name__ = getattr(heuristic, "__name__", "heuristic")
+    bot.__wrapped__ = heuristic  # type: ignore[attr-defined]
+    return bot
+
+
 def make_bot(name: str, gamedef: GameDef) -> Callable:
     if name == "random":
         return random_bot
     if name == "heuristic":
-        return gamedef.heuristic
+        return seat_view(gamedef)
     if name == "search":
-        if gamedef.determinize is None:
+        if gamedef.determinizer() is None:
             raise LabError(f"the {gamedef.slug} engine has no search bot: it does not say "
-                           f"which cards a player cannot see (GameDef.determinize)")
+                           f"which cards a player cannot see (Zone.seen_by with "
+                           f"State.piles(), or GameDef.determinize)")
         return search_bot(gamedef)
     raise LabError(f"unknown bot '{name}' (the ladder: {', '.join(LADDER)})")

@@ -109,6 +109,7 @@ def _illegal(gamedef: GameDef, state, by_player: dict, chosen: dict, e: IllegalD
     heuristic, else the engine's (its choice offered a decision its rules then refuse)."""
     who = e.player if e.player in chosen else next(iter(chosen))
     bot = by_player[who]
+    bot = getattr(bot, "__wrapped__", bot)   # the heuristic as the lab plays it (seat_view)
     name = getattr(bot, "__name__", "bot")
     said = f"{who} chose {chosen[who]}, which the engine refuses: {e.message}"
     if bot is gamedef.heuristic:

@@ -330,7 +330,7 @@ def _cases():
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "    expect:\n      p2",
                                                         "    expct:\n      p2")}, EXAMPLE_FILE,
            [f"{EXAMPLE_FILE}:16:5: error: step: unknown key 'expct' (allowed: chance, comment, decide, "
-            "expect, refused, repeat); did you mean 'expect'?"])
+            "expect, refused, repeat, turn); did you mean 'expect'?"])
     yield ("step-decide-and-chance",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, "  - decide: {p1: 4D, p2: 9C}",
                                                         "  - decide: {p1: 4D, p2: 9C}\n"
@@ -361,6 +361,35 @@ def _cases():
                                                         "  - refused: play\n" + first)},
            EXAMPLE_FILE, [f"{EXAMPLE_FILE}:11:14: error: refused: is for a decision the rules "
                           "forbid; write that decision with decide:"])
+    # a turn made of parts (turn:), written wrong
+    second = "  - decide: {p1: 4D, p2: 9C}\n"
+    turn = "  - turn: [{decide: {p1: 4D, p2: 9C}}, draw]\n"
+    yield ("step-turn-with-decide",
+           {"high-five/examples/01-short.yaml": replace(
+               EXAMPLE, second, second + "    turn: [{decide: {p1: 4D}}, {decide: {p2: 9C}}]\n")},
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:15:13: error: a step with turn: has its decisions "
+                          "and chance outcomes in the turn's parts; move decide: into one of "
+                          "them"])
+    yield ("step-turn-with-refused",
+           {"high-five/examples/01-short.yaml": replace(
+               EXAMPLE, second, "  - turn: [{decide: {p1: 4D}}, {}]\n    refused: play\n")},
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:16:14: error: refused: cannot go with turn: (a turn "
+                          "is played once, and a refused move is a step of its own)"])
+    yield ("step-turn-of-one-part",
+           {"high-five/examples/01-short.yaml": replace(
+               EXAMPLE, second, "  - turn: [{decide: {p1: 4D, p2: 9C}}]\n")},
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:15:11: error: turn: must list the turn's parts in "
+                          "order, at least two, each a decide: or a chance: (e.g. [{decide: "
+                          "{p1: draw}}, {chance: 7H}, {decide: {p1: 7H}}])"])
+    yield ("step-turn-part-not-a-mapping",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, second, turn)},
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:15:{col(turn, 'draw')}: error: a part of a turn must "
+                          "be a mapping: {decide: {p1: ...}} or {chance: ...}"])
+    both = "  - turn: [{decide: {p1: 4D, p2: 9C}, chance: [4D]}, {}]\n"
+    yield ("step-turn-part-decide-and-chance",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, second, both)},
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:15:{col(both, '{decide')}: error: a part of a turn "
+                          "is either a decision or a chance outcome, not both"])
     yield ("step-refused-empty-decide",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, first,
                                                         "  - decide: {}\n    refused: play\n"

@@ -65,6 +65,16 @@ PLANTS = [
                  "def heuristic", r"\(legal\): the heuristic bot chose (10|[2-9AJQK])[CDHS] for p1, "
                  r"which is not a legal choice \((10|[2-9AJQK])[CDHS](, (10|[2-9AJQK])[CDHS])*\)",
                  1, 1, id="heuristic-illegal"),
+    # a heuristic that peeks: the lowest card that beats the other hand's best
+    pytest.param("    return max(state.hands[player], key=lambda c: ACE_HIGH[c.rank])",
+                 "    best = max(ACE_HIGH[c.rank] for c in state.hands['p2' if player == 'p1' "
+                 "else 'p1'])\n"
+                 "    beats = [c for c in state.hands[player] if ACE_HIGH[c.rank] > best]\n"
+                 "    return min(beats or state.hands[player], key=lambda c: ACE_HIGH[c.rank])",
+                 "def heuristic", r"\(peek\): the heuristic bot chose (10|[2-9AJQK])[CDHS] for "
+                 r"p1, but (10|[2-9AJQK])[CDHS] when the cards hidden from p1 were dealt again: "
+                 r"it reads cards its seat cannot see \(decide from p1's own hand and the cards "
+                 r"face up\)", 1, 1, id="peek"),
     pytest.param('heuristic=heuristic, max_steps=lambda options: options["hand"],',
                  'heuristic=heuristic, max_steps=lambda options: options["hand"] - 1,',
                  "max_steps=lambda", r"\(bound\): the game is not over after 4 steps, its bound "
@@ -128,9 +138,10 @@ def test_each_breach_is_caught(tmp_path, old, new, kind, said, step):
 
 def test_a_deal_that_is_not_the_declared_supply(tmp_path):
     """An engine that declares its supply (every card the rules say the game uses) is held
-    to it: High Five declaring the whole deck deals only ten cards of it."""
+    to it: High Five declaring two decks deals from one (ten cards dealt, the rest in
+    the box)."""
     game = load_engine_file(FIXTURE / "engine.py")
-    wrong = dataclasses.replace(game, supply=lambda options: Counter(full_deck()))
+    wrong = dataclasses.replace(game, supply=lambda options: Counter(full_deck() * 2))
     found = conformance(wrong, games=3)
     assert [(b.kind, b.step) for b in found] == [("cards", 0)]
     assert found[0].message.startswith("the deal does not hold the game's supply: missing ")
