@@ -31,6 +31,7 @@ from .core import (
     OneOf,
     Option,
     OrderOf,
+    Parts,
     Result,
     SetupError,
     State,
@@ -52,7 +53,7 @@ __all__ = [
     # the state and what it returns
     "State", "DecisionNode", "ChanceNode", "Event", "Zone", "Result",
     # choices and refusals
-    "Choice", "OneOf", "IntRange", "SubsetOf", "OrderOf", "IllegalDecision",
+    "Choice", "OneOf", "IntRange", "SubsetOf", "OrderOf", "Parts", "IllegalDecision",
     "DecisionFormatError", "SetupError",
     # the game
     "GameDef", "Option", "Bot", "MARK_KINDS", "random_bot", "play_game",

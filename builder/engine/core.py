@@ -979,11 +979,15 @@ class GameDef:
         None (the game has no search bot, and its bots are trusted not to peek)."""
         if self.determinize is not None:
             return self.determinize
+        return redeal if self.declares_piles() else None
+
+    def declares_piles(self) -> bool:
+        """Whether the game's state says where its unseen cards lie (``State.piles``)."""
         known = self.__dict__.get("_declares_piles")
         if known is None:
             known = declares_piles(self.new_game(self.resolve({}), random.Random(0)))
             object.__setattr__(self, "_declares_piles", known)
-        return redeal if known else None
+        return known
 
     def player_counts(self) -> tuple[int, ...]:
         """How many may play, from the engine itself: the choices of a ``players`` option
@@ -1013,13 +1017,21 @@ def declares_piles(state: State) -> bool:
 
 def redeal(state: State, player: str, rng: random.Random) -> State:
     """A copy of ``state`` in which every card ``player`` may not see (the zones of
-    ``table()`` hidden from them, by ``Zone.seen_by``) is dealt again at random among
-    those zones, each keeping its size: the seat's view of the game, for the search bot
-    and for the bots of the lab. Needs :meth:`State.piles` for every hidden zone."""
+    ``table()`` hidden from them, by ``Zone.seen_by``, and the piles the table does not
+    show) is dealt again at random among those places, each keeping its size: the seat's
+    view of the game, for the search bot. Needs :meth:`State.piles` for every hidden zone."""
     world = state.clone()
     world._node = world._shown = None
-    piles = world.piles()
-    zones = world.table()
+    redeal_in_place(world, player, rng)
+    return world
+
+
+def redeal_in_place(state: State, player: str, rng: random.Random) -> dict[str, list[Card]]:
+    """:func:`redeal` on ``state`` itself, without a copy; returns what the dealt places
+    held, for :func:`restore` (the lab's bots see their seat's view this way, cheaply). The
+    pending node is kept: a seat's own choices are made of what it sees."""
+    piles = state.piles()
+    zones = state.table()
     shown = {z.id for z in zones}
     hidden = [z.id for z in zones if z.hidden_from(player)]
     hidden += [pid for pid in piles if pid not in shown]   # out of play: seen by nobody
@@ -1027,14 +1039,22 @@ def redeal(state: State, player: str, rng: random.Random) -> State:
     if missing:
         raise ValueError(f"zone '{missing[0]}' is hidden from {player} (seen_by) but piles() "
                          f"does not give its cards, so they cannot be dealt again")
-    pool = [c for zid in hidden for c in piles[zid]]
+    saved = {zid: list(piles[zid]) for zid in hidden}
+    pool = [c for zid in hidden for c in saved[zid]]
     rng.shuffle(pool)
     at = 0
     for zid in hidden:
-        n = len(piles[zid])
+        n = len(saved[zid])
         piles[zid][:] = pool[at:at + n]
         at += n
-    return world
+    return saved
+
+
+def restore(state: State, saved: dict[str, list[Card]]) -> None:
+    """Put back what :func:`redeal_in_place` moved."""
+    piles = state.piles()
+    for zid, cards in saved.items():
+        piles[zid][:] = cards
 
 
 def _hook(game: GameDef, name: str, required: bool = False) -> None:

@@ -23,7 +23,7 @@ import math
 import random
 from typing import Any, Callable
 
-from ..engine.core import GameDef, State, random_bot
+from ..engine.core import GameDef, State, random_bot, redeal_in_place, restore
 from ..errors import WarbookError
 
 LADDER = ("random", "heuristic", "search")
@@ -174,18 +174,28 @@ def search_bot(gamedef: GameDef, rollouts: int = ROLLOUTS) -> Callable:
 def seat_view(gamedef: GameDef) -> Callable:
     """The engine's heuristic as the lab plays it: given only what its seat may see (the
     cards hidden from it dealt again at random, from a generator of its own so that the
-    game's luck is untouched), so a heuristic that peeks plays blind rather than well. A
-    game that says nothing of who sees what gets the heuristic as it is."""
+    game's luck is untouched), so a heuristic that peeks plays blind rather than well. Where
+    the state declares ``piles()`` the cards are dealt again in place and put back after
+    the decision (no copy); else the engine's ``determinize`` makes a copy. A game that says
+    nothing of who sees what gets the heuristic as it is."""
     heuristic = gamedef.heuristic
     determinize = gamedef.determinizer()
     if determinize is None:
         return heuristic
+    in_place = gamedef.declares_piles()
 
     def bot(state: State, player: str, rng: random.Random) -> Any:
         node = state.node()
         if node is not None and node.kind == "decision" and node.choices[player].is_forced():
             return heuristic(state, player, rng)
-        return heuristic(determinize(state, player, random.Random(state.steps)), player, rng)
+        luck = random.Random(state.steps)
+        if not in_place:
+            return heuristic(determinize(state, player, luck), player, rng)
+        saved = redeal_in_place(state, player, luck)
+        try:
+            return heuristic(state, player, rng)
+        finally:
+            restore(state, saved)
 
     bot.__name__ = getattr(heuristic, "__name__", "heuristic")
     bot.__wrapped__ = heuristic  # type: ignore[attr-defined]
