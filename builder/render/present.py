@@ -14,6 +14,7 @@ from typing import Any, Callable
 from ..check import GameReport, Replay, StepRecord
 from ..engine.core import Card, Zone
 from ..model import Rule
+from . import marks as mk
 from .markup import Markdown, Markup, plain, prose, smart
 from .numbers import numbers_view
 
@@ -50,9 +51,17 @@ class CardView:
     up: bool
     #: the card left this place when the step resolved (the diagram shows the reveal)
     moved: bool = False
-    #: what the step did to the card, as the engine's ``marks`` says: "win" (the card that
-    #: won), "kill" (put out of the game) or ""
+    #: what the step did to the card, as the engine's ``marks`` says, a kind of the game's
+    #: vocabulary (``render/marks.py``: "played", "revealed", "won", "killed" or one of the
+    #: game's own; an old name read as the new one), or ""
     mark: str = ""
+    #: the signs drawn on the card, in drawing order: "moved" (unless it won: the won
+    #: card's outline stands for it) and its mark
+    signs: tuple[str, ...] = ()
+    #: the tag of a game's own kind ("T")
+    label: str = ""
+    #: the signs as the website lays them over the card (an SVG), or ""
+    sign_svg: Markup = field(default_factory=lambda: Markup(""))
 
 
 @dataclass
@@ -77,8 +86,11 @@ class Diagram:
     #: "reveal": the diagram shows the cards as they are revealed, before the step
     #: resolves (cards that then move are marked); "": the table as it lies
     moment: str = ""
-    #: the kinds of mark the diagram shows ("kill", "moved", "win"), for its key
+    #: the kinds of mark the diagram shows, in the legend's order ("moved", "won",
+    #: "killed"), for its key
     marks: list[str] = field(default_factory=list)
+    #: the key: a line a kind shown, with the picture of its sign and its words
+    legend: list[mk.MarkKey] = field(default_factory=list)
 
     def width(self, card: float, gap: float) -> float:
         """The diagram's width for a card width and a gap between columns."""
@@ -322,7 +334,8 @@ class Presenter:
                 opts.append(f"{labels.get(k, k)}: {v}")
         describe = _describer(g, rep.options)
         hook = getattr(g.gamedef, "marks", None) if g.gamedef is not None else None
-        steps = [self.step(s, names, md, describe, hook) for s in rep.steps]
+        vocab = mk.Vocabulary.of(g.gamedef)
+        steps = [self.step(s, names, md, describe, hook, vocab) for s in rep.steps]
         for view, s in zip(steps, rep.steps):
             if s.refusal is not None and s.refusal[1] in index:
                 view.refused = (self.links.href(g.slug, s.refusal[1]), index[s.refusal[1]].label)
@@ -336,7 +349,8 @@ class Presenter:
         )
 
     def step(self, s: StepRecord, names: dict[str, str], md: Markdown,
-             describe: Callable | None = None, marks: Callable | None = None) -> StepView:
+             describe: Callable | None = None, marks: Callable | None = None,
+             vocab: mk.Vocabulary | None = None) -> StepView:
         describe = describe or (lambda view, names: [(w, prose(t)) for w, t in state_strip(view, names)])
         narration = [prose(e.narrate(names)) for e in s.events if e.text]
         if s.refusal is not None:
@@ -352,18 +366,29 @@ class Presenter:
         return StepView(
             index=s.index, kind=s.kind, narration=narration, comment=md.block(s.comment),
             diagram=self.diagram(s.table, names, after=s.after,
-                                 marks=marks(s.events, s.table) if marks else None),
+                                 marks=marks(s.events, s.table) if marks else None,
+                                 vocab=vocab),
             state=describe(s.view, names),
             repeat=s.repeat, decided=decided, round=s.round, at_reveal=s.after is not None,
         )
 
     def diagram(self, zones: list[Zone], names: dict[str, str],
-                after: list[Zone] | None = None, marks: dict[str, str] | None = None) -> Diagram:
+                after: list[Zone] | None = None, marks: dict[str, str] | None = None,
+                vocab: mk.Vocabulary | None = None) -> Diagram:
         """The table as ``zones`` show it; with ``after`` (the table once the step has
         resolved), each face-up card that then left its place is marked as moved; with
-        ``marks`` (card code -> "win" or "kill", from the engine), those face-up cards
-        carry that mark too."""
+        ``marks`` (card code -> a kind of ``vocab``, the game's vocabulary, from the
+        engine's ``marks``), those face-up cards carry that mark too. An old name of a kind
+        ("win", "kill") is read as the new one; a kind the vocabulary lacks is dropped."""
+        vocab = vocab or mk.Vocabulary()
+        marks = {str(code): kind for code, raw in (marks or {}).items()
+                 if (kind := vocab.kind(raw)) is not None}
+        labels = vocab.labels()
         stays = {z.id: {c for c, _ in z.cards} for z in after or []}
+        # a pile shows its top card only: one the step covered, the pile no smaller, stays
+        grown = {z.id for z in after or [] if z.style == "pile" and z.count is not None
+                 and any(b.id == z.id and b.count is not None and z.count >= b.count
+                         for b in zones)}
         if not zones:
             return Diagram(rows=[], cols=0)
         nrows = max(z.row for z in zones) + 1
@@ -371,13 +396,23 @@ class Presenter:
         grid: list[list[ZoneView | None]] = [[None] * ncols for _ in range(nrows)]
         for z in zones:
             cards = []
-            for card, up in z.cards:
+            for i, (card, up) in enumerate(z.cards):
                 code = str(card) if up else "back"
-                moved = after is not None and up and card not in stays.get(z.id, ())
-                mark = (marks or {}).get(str(card), "") if up else ""
+                moved = (after is not None and up and card not in stays.get(z.id, ())
+                         and z.id not in grown)
+                mark = marks.get(str(card), "") if up else ""
+                drawn = mk.signs(mark, moved)
+                label = labels.get(mark, "")
+                # the part in view of a card under the next one: a fan's left strip, a
+                # stack's top strip (the marks go round it)
+                under = i < len(z.cards) - 1
+                shown = ((FAN_STEP, 1.0) if under and z.style == "fan"
+                         else (1.0, 1 - STACK_OVERLAP) if under and z.style == "stack"
+                         else (1.0, 1.0))
                 cards.append(CardView(code=code, src=self.links.card(code),
                                       alt=card.name() if up else "a face-down card", up=up,
-                                      moved=moved, mark=mark))
+                                      moved=moved, mark=mark, signs=drawn, label=label,
+                                      sign_svg=mk.card_svg(drawn, label, shown)))
             if z.style == "pile" and z.count == 0:
                 cards = []
             owner = names.get(z.owner, z.owner or "") if z.owner else ""
@@ -396,16 +431,16 @@ class Presenter:
                 if z is not None and z.style == "fan" and len(z.cards) > 1:
                     w = max(w, 1 + (len(z.cards) - 1) * FAN_STEP)
             widths.append(round(w, 3))
+        shown = vocab.sorted(k for r in rows for z in r if z for c in z.cards for k in c.signs)
         return Diagram(rows=rows, cols=len(keep), widths=widths,
                        moment="reveal" if after is not None else "",
-                       marks=sorted({c.mark for r in rows for z in r if z for c in z.cards
-                                     if c.mark} | ({"moved"} if any(
-                                         c.moved for r in rows for z in r if z for c in z.cards)
-                                         else set())))
+                       marks=shown, legend=mk.legend(shown, vocab))
 
 
 #: in a fan, each further card shows this much of the card before it (in card widths)
 FAN_STEP = 0.45
+#: on the website, a stack's next card covers this much of the one before (site.css)
+STACK_OVERLAP = 0.75
 #: a token's diameter and the gap between tokens, in card widths
 TOKEN, TOKEN_GAP = 0.42, 0.12
 

@@ -133,7 +133,8 @@
     this.next = el.querySelector(".vnext");
     this.bar = el.querySelector(".viewer-progress span");
     var self = this;
-    /* the cards that moved: in another zone than the step before, or new on the table */
+    /* the cards that moved: in another zone than the step before, or new on the table
+       (a card the diagram marks is left to its marks, which the key under it explains) */
     var before = zonesOf(this.steps[0]);
     for (var s = 1; s < this.steps.length; s++) {
       var now = zonesOf(this.steps[s]);
@@ -141,7 +142,9 @@
       var moved = 0;
       for (var k = 0; k < imgs.length; k++) {
         var code = imgs[k].getAttribute("data-card");
-        if (code !== "back" && before[code] !== now[code]) { imgs[k].classList.add("moved"); moved++; }
+        if (code !== "back" && before[code] !== now[code] && !imgs[k].closest(".card-marked")) {
+          imgs[k].classList.add("moved"); moved++;
+        }
       }
       if (moved) {
         var note = this.steps[s].querySelector(".moved-note");

@@ -28,6 +28,8 @@ from ...model import Book
 from ...settings import Paper, Settings
 from ..fetch import CardFetcher, card_url
 from ..fonts import font_face_css
+from ..marks import LABEL_FONT, card_shapes, swatch_for
+from ..marks import Text as SignText
 from ..markup import Markdown, page_ref
 from ..present import FAN_STEP, GameView, Links, Presenter
 from ..templating import TEMPLATES, environment, helper, read_template_file
@@ -86,6 +88,9 @@ class BookFetcher(CardFetcher):
                                       headers={"Content-Type": kind})
         if url == "diagram:blank":
             return URLFetcherResponse(url, body=self.BLANK,
+                                      headers={"Content-Type": "image/svg+xml"})
+        if (swatch := swatch_for(url)) is not None:  # a picture of a diagram's key
+            return URLFetcherResponse(url, body=swatch.encode(),
                                       headers={"Content-Type": "image/svg+xml"})
         return super().fetch(url, headers)
 
@@ -229,25 +234,28 @@ def diagram_runs(g) -> list[Run]:
 
 def diagram_art(g) -> Art:
     """A placed diagram (``present.Geometry``) as what ``stamp`` draws: the felt, the
-    cards where they lie, the outline of each empty place, and the words."""
+    cards where they lie, the outline of each empty place, the marks and the words."""
     art = Art(width=g.width, height=g.height, felt=FELT, edge=FELT_EDGE, runs=diagram_runs(g))
     for p in g.zones:
         for c, x, y in p.cards:
             art.cards.append((c.code, x, y, g.card, g.card_h))
-        # a moved card is marked where it shows: a fan's cards overlap, so the mark goes
-        # round the part of the card left in view
-        fan = p.zone.style == "fan"
+        # a card is marked where it shows: a fan's next card covers all but its left
+        # strip, a stack's all but its top strip, so the marks go round that part
+        fan, stack = p.zone.style == "fan", p.zone.style == "stack"
         for i, (c, x, y) in enumerate(p.cards):
-            if c.moved or c.mark:
-                last = i == len(p.cards) - 1
-                w = g.card if (last or not fan) else FAN_STEP * g.card
-                # the winning card's own outline replaces the "moved" one
-                if c.mark == "win":
-                    art.wins.append((x, y, w, g.card_h))
-                elif c.moved:
-                    art.marks.append((x, y, w, g.card_h))
-                if c.mark == "kill":
-                    art.kills.append((x, y, w, g.card_h))
+            if not c.signs:
+                continue
+            last = i == len(p.cards) - 1
+            w = g.card if (last or not fan) else FAN_STEP * g.card
+            h = g.card_h if (last or not stack) else p.cards[i + 1][2] - y
+            for shape in card_shapes(c.signs, x, y, g.card, g.card_h, shown=(w, h),
+                                     covered_below=stack and not last, label=c.label):
+                if isinstance(shape, SignText):
+                    style = Style(LABEL_FONT, shape.size / PT, line=shape.size * 1.1, ink=shape.ink)
+                    width = style.face.width(shape.text, shape.size)
+                    art.runs.append(Run(style, shape.text, shape.x - width / 2, shape.y, shape.size))
+                else:
+                    art.signs.append(shape)
         art.tokens += p.tokens
         if not p.cards and not p.tokens:
             art.empties.append((p.empty_x, p.body_top, g.card, g.empty))
@@ -323,10 +331,19 @@ def _state_height(lines, width: float) -> float:
     return _height([Markup(f"{who}: {text}").striptags() for who, text in lines], STATE, width, gap=0)
 
 
+def _key_height(d, col: float) -> float:
+    """The height (mm) of a diagram's key (shared/_diagram.html.j2 ``mark_key``): the
+    moment it shows, then each mark's picture (about two capitals wide) and words."""
+    if not d.legend and d.moment != "reveal":
+        return 0.0
+    text = ("Drawn at the reveal, before the step resolves. " if d.moment == "reveal" else "") \
+        + "; ".join(f"MM {k.words}" for k in d.legend)
+    return _height([text], STATE, col) + 0.8
+
+
 def _step_text(step, col: float, with_comment: bool) -> float:
     h = 4.5 + _height([Markup(" ").join(step.narration).striptags()], BODY, col) + _state_height(step.state, col)
-    if step.at_reveal:
-        h += 3
+    h += _key_height(step.diagram, col)
     if step.decided:
         h += 4
     if with_comment and step.comment:

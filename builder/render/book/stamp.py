@@ -27,6 +27,7 @@ from pathlib import Path
 import pikepdf
 from pikepdf import Array, Dictionary, Name
 
+from ..marks import Path as SignPath
 from .glyphs import Face, Run
 
 PT_PER_MM = 72 / 25.4
@@ -52,15 +53,9 @@ class Art:
     """(centre x, centre y, radius) of each round token (a stone)"""
     token_ink: tuple[str, str] = ("#9c9a93", "#4f4d48")
     """the tokens' fill and edge"""
-    marks: list[tuple[float, float, float, float]] = field(default_factory=list)
-    """(x, y, width, height) of each card marked as moved when the step resolved"""
-    mark_ink: str = "#c0392b"
-    wins: list[tuple[float, float, float, float]] = field(default_factory=list)
-    """(x, y, width, height) of the card that won the step: a double green outline"""
-    win_ink: str = "#1e7b34"
-    kills: list[tuple[float, float, float, float]] = field(default_factory=list)
-    """(x, y, width, height) of each card killed (out of the game): crossed out"""
-    kill_ink: str = "#1d1b19"
+    signs: list[SignPath] = field(default_factory=list)
+    """the marks' shapes over the cards (``render/marks.py``: outlines, veils, signs),
+    drawn in order after every card; their labels are among the ``runs``"""
 
 
 @dataclass
@@ -180,6 +175,9 @@ class _Writer:
         self.fonts: dict[str, _Type3] = {}
         self.card_objects: dict[str, pikepdf.Object] = {}
         self.card_sizes: dict[str, tuple[float, float]] = {}
+        #: the graphics states of the veils (name -> fill opacity), and those of one page
+        self.states: dict[str, float] = {}
+        self.states_used: set[str] = set()
 
     def card(self, code: str) -> str:
         """The resource name of a card's form, copied into the book on first use."""
@@ -221,28 +219,35 @@ class _Writer:
             ops.append(f"{_rgb(fill)} rg {_rgb(edge)} RG 0.25 w")
             for cx, cy, r in art.tokens:
                 ops.append(_rounded(cx - r, cy - r, 2 * r, 2 * r, r) + " B")
-        if art.marks:
-            # a moved card: a heavy outline just outside the card
-            ops.append(f"{_rgb(art.mark_ink)} RG 0.6 w")
-            for x, y, w, h in art.marks:
-                ops.append(_rounded(x - 0.35, y - 0.35, w + 0.7, h + 0.7, 1.2) + " S")
-        if art.wins:
-            # the winning card: two green outlines, one outside the card, one inside it
-            ops.append(f"{_rgb(art.win_ink)} RG 0.45 w")
-            for x, y, w, h in art.wins:
-                ops.append(_rounded(x - 0.6, y - 0.6, w + 1.2, h + 1.2, 1.4) + " S")
-                ops.append(_rounded(x + 0.45, y + 0.45, w - 0.9, h - 0.9, 0.8) + " S")
-        if art.kills:
-            # a killed card: crossed out corner to corner, on a white halo so that the cross
-            # reads on a red or black card alike
-            for ink, width in (("#ffffff", 1.3), (art.kill_ink, 0.6)):
-                ops.append(f"{_rgb(ink)} RG {width} w 1 J")
-                for x, y, w, h in art.kills:
-                    ops.append(f"{x + 0.8:.3f} {y + 0.8:.3f} m {x + w - 0.8:.3f} {y + h - 0.8:.3f} l "
-                               f"{x + w - 0.8:.3f} {y + 0.8:.3f} m {x + 0.8:.3f} {y + h - 0.8:.3f} l S")
-            ops.append("0 J")
+        for sign in art.signs:
+            ops.append(self.sign(sign))
         ops.append("Q")
         return ops
+
+    def sign(self, sh: SignPath) -> str:
+        """One shape of a mark (an outline, a veil, a sign) as PDF operators."""
+        ops = ["q"]
+        if sh.opacity < 1:
+            name = f"WarbookVeil{round(sh.opacity * 100)}"
+            self.states[name] = sh.opacity
+            self.states_used.add(name)
+            ops.append(f"/{name} gs")
+        if sh.fill:
+            ops.append(f"{_rgb(sh.fill)} rg")
+        if sh.stroke:
+            ops.append(f"{_rgb(sh.stroke)} RG {sh.width:.3f} w")
+            if sh.dash:
+                ops.append("[" + " ".join(f"{d:.3f}" for d in sh.dash) + "] 0 d")
+            if sh.round:
+                ops.append("1 J 1 j")
+        for op in sh.ops:
+            if op[0] == "Z":
+                ops.append("h")
+            else:
+                ops.append(" ".join(f"{v:.3f}" for v in op[1:]) + {"M": " m", "L": " l", "C": " c"}[op[0]])
+        ops.append("B" if sh.fill and sh.stroke else "f" if sh.fill else "S")
+        ops.append("Q")
+        return " ".join(ops)
 
     def words(self, runs: list[Run], ox: float, oy: float, fonts_used: set[str]) -> list[str]:
         ops = ["BT"]
@@ -291,22 +296,27 @@ def stamp(pdf_bytes: bytes, placed: list[Placed], cards: CardForms, target: Path
     by_page: dict[int, list[Placed]] = {}
     for p in placed:
         by_page.setdefault(p.page, []).append(p)
-    pages: dict[int, tuple[str, set[str], set[str]]] = {}
+    pages: dict[int, tuple[str, set[str], set[str], set[str]]] = {}
     for index, items in by_page.items():
         media = [float(v) for v in pdf.pages[index].MediaBox]
         ops = ["/Artifact BMC"]
         cards_used: set[str] = set()
         fonts_used: set[str] = set()
+        writer.states_used = set()
         for item in items:
             ox = media[0] + item.x * PT_PER_PX
             oy = media[3] - item.y * PT_PER_PX
             ops += writer.picture(item.art, ox, oy, cards_used)
             ops += writer.words(item.art.runs, ox, oy, fonts_used)
         ops.append("EMC")
-        pages[index] = ("\n".join(ops), cards_used, fonts_used)
+        pages[index] = ("\n".join(ops), cards_used, fonts_used, writer.states_used)
     fonts = {f.resource: f.build(pdf) for f in writer.fonts.values()}
-    for index, (content, cards_used, fonts_used) in pages.items():
+    states = {name: pdf.make_indirect(Dictionary(Type=Name.ExtGState, ca=alpha))
+              for name, alpha in writer.states.items()}
+    for index, (content, cards_used, fonts_used, states_used) in pages.items():
         page = pdf.pages[index]
+        for name in sorted(states_used):
+            page.add_resource(states[name], Name.ExtGState, name=Name("/" + name))
         for name in sorted(fonts_used):
             page.add_resource(fonts[name], Name.Font, name=Name("/" + name))
         for name in sorted(cards_used):

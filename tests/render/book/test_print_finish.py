@@ -113,7 +113,9 @@ def views(report):
 
 
 def _marked(step) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {"win": set(), "kill": set(), "moved": set()}
+    from collections import defaultdict
+
+    out: dict[str, set[str]] = defaultdict(set)
     for row in step.diagram.rows:
         for z in row:
             for c in (z.cards if z else []):
@@ -128,20 +130,22 @@ def test_the_winning_and_killed_cards_are_marked_apart_from_the_moved(views):
     # worked by hand from the examples' decks and the rules:
     # War, example 1, step 1: North's KS beats South's 7H (4.2); both move, KS won
     m = _marked(views["war"].examples[0].steps[0])
-    assert m["win"] == {"KS"} and m["kill"] == set() and m["moved"] == {"KS", "7H"}
+    assert m["won"] == {"KS"} and m["killed"] == set() and m["moved"] == {"KS", "7H"}
     # Peace: the lower card takes the trick, so 7H beats KS
-    assert _marked(views["peace"].examples[0].steps[0])["win"] == {"7H"}
+    assert _marked(views["peace"].examples[0].steps[0])["won"] == {"7H"}
     # Battle, "plain turns" step 1: KH is highest and goes to its owner's discard; 7C is
     # killed (4.3)
     m = _marked(views["battle"].examples[0].steps[0])
-    assert m["win"] == {"KH"} and m["kill"] == {"7C"}
+    assert m["won"] == {"KH"} and m["killed"] == {"7C"}
     # Battle Lines, example 1: Blue's 9C beats 5S on the left, KS beats QH in the centre,
     # Grey's 10C beats 4D on Blue's right
     m = _marked(views["battle-lines"].examples[0].steps[0])
-    assert m["win"] == {"9C", "KS", "10C"} and m["kill"] == set()
+    assert m["won"] == {"9C", "KS", "10C"} and m["killed"] == set()
     # Ultimate, first example, step 1: the bid KC beats AS and takes the pot
-    assert _marked(views["ultimate"].examples[0].steps[0])["win"] == {"KC"}
-    assert views["battle"].examples[0].steps[0].diagram.marks == ["kill", "moved", "win"]
+    assert _marked(views["ultimate"].examples[0].steps[0])["won"] == {"KC"}
+    # the kinds in the key's fixed order: moved, then the shared kinds as MARK_KINDS
+    # lists them
+    assert views["battle"].examples[0].steps[0].diagram.marks == ["moved", "won", "killed"]
 
 
 def test_the_mark_key_says_what_each_mark_means_in_book_and_site(views):
@@ -151,14 +155,20 @@ def test_the_mark_key_says_what_each_mark_means_in_book_and_site(views):
     env = environment(None)
     env.filters["span"] = lambda widths: round(sum(widths), 3)  # the site renderer's
     book = env.from_string('{% from "shared/_diagram.html.j2" import mark_key %}'
-                           '{{ mark_key(d) }}').render(d=step.diagram)
-    assert book.startswith("Drawn at the reveal, before the step resolves;")
-    for words in ("outlined in red", "double green outline: the card that won",
-                  "crossed out: killed"):
-        assert words in book, book
+                           '{{ mark_key(d, inline=false) }}').render(d=step.diagram)
+    assert book.startswith("Drawn at the reveal, before the step resolves.")
+    from markupsafe import Markup
+
+    said = " ".join(Markup(book).striptags().split())
+    assert said == ("Drawn at the reveal, before the step resolves. moves when the step "
+                    "resolves; won the step; out of the game."), said
+    for sign in ('alt="dashed red outline"', 'alt="double green outline with a star"',
+                 'alt="faded, with a cross"'):
+        assert sign in book, book
     site = env.from_string('{% from "site/_table.html.j2" import table %}'
                            '{{ table(d, "t") }}').render(d=step.diagram)
-    assert 'card-win' in site and 'card-kill' in site and 'class="table-key"' in site
+    assert 'mark-won' in site and 'mark-killed' in site and 'class="table-key"' in site
+    assert 'aria-label="faded, with a cross"' in site
     assert "Drawn at the reveal" in site
     # a diagram that shows the table as it lies, with nothing marked, says nothing
     plain = views["battle"].examples[0].setup
