@@ -864,11 +864,15 @@ def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, s
 
 
 def marks(events, table) -> dict[str, str]:
-    """The card that won the turn and the cards killed (``GameDef.marks``)."""
+    """The card that won the turn, the cards killed and, when the highest cards tie, those
+    cards just played (``GameDef.marks``)."""
     out: dict[str, str] = {}
     for e in events:
+        if e.kind in ("tie", "battle-tie"):
+            out.update({str(c): "played" for c in e.cards})
+    for e in events:
         if e.kind in ("win", "battle-win", "kill"):
-            out.update({str(c): "kill" if e.kind == "kill" else "win" for c in e.cards})
+            out.update({str(c): "killed" if e.kind == "kill" else "won" for c in e.cards})
     return out
 
 

@@ -88,14 +88,14 @@ def winner_reveal(events: Iterable[Any], win_kinds: tuple[str, ...] = ("take",),
                   shown_kinds: tuple[str, ...] = ("reveal",)) -> dict[str, str]:
     """The ``marks`` of a trick game: for each event that gives a player the cards (one of
     ``win_kinds``), the last card that player showed before it (one of ``shown_kinds``)
-    won it."""
+    won it (kind ``"won"``)."""
     shown: dict[str, str] = {}
     out: dict[str, str] = {}
     for e in events:
         if e.kind in shown_kinds and e.player and e.cards:
             shown[e.player] = str(e.cards[-1])
         elif e.kind in win_kinds and e.player in shown:
-            out[shown[e.player]] = "win"
+            out[shown[e.player]] = "won"
     return out
 
 
@@ -106,10 +106,10 @@ def trick_marks(events: Iterable[Any], table: Iterable[Any] = ()) -> dict[str, s
 
 def won_in_place(events: Iterable[Any], table: Iterable[Any], kind: str) -> dict[str, str]:
     """The ``marks`` of a game of places: of each ``kind`` event's cards (a capture, a
-    pair), those lying in a place of the player who won it."""
+    pair), those lying in a place of the player who won it (kind ``"won"``)."""
     owner = {str(c): z.owner for z in table for c, _ in z.cards}
     out: dict[str, str] = {}
     for e in events:
         if e.kind == kind and e.player:
-            out.update({str(c): "win" for c in e.cards if owner.get(str(c)) == e.player})
+            out.update({str(c): "won" for c in e.cards if owner.get(str(c)) == e.player})
     return out

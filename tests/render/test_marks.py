@@ -369,7 +369,7 @@ def test_the_key_lists_exactly_the_kinds_of_its_step(report):
                 kinds_seen |= drawn
                 steps += 1
     assert steps > 100
-    assert {"moved", "won", "killed"} <= kinds_seen
+    assert {"moved", "won", "killed", "played"} <= kinds_seen
 
 
 def test_the_key_of_a_step_with_no_marks_is_empty_and_shows_only_what_is_there():
@@ -412,6 +412,21 @@ def test_a_games_own_kind_shows_its_tag_and_words_in_the_key(report):
     assert book_pictures(render_key(d, book=True))[-1] == ("diagram:mark-tag-T", "tag T")
     (c,) = [c for c in card_views(d) if c.mark == "trumped"]
     assert c.label == "T" and ">T</text>" in str(c.sign_svg)
+
+
+def test_battle_marks_the_tied_cards_as_just_played(report):
+    """Battle: the cards that tie are marked just played, unless the same step goes on to
+    settle them (won, or killed)."""
+    gr = next(g for g in report.games if g.game.slug == "battle")
+    view = Presenter(links()).game(gr)
+    played = 0
+    for ex, rep in zip(view.examples, gr.replays):
+        for s, rec in zip(ex.steps, rep.steps):
+            tied = {str(c) for e in rec.events if e.kind in ("tie", "battle-tie") for c in e.cards}
+            shown = {c.code: c.mark for c in card_views(s.diagram) if c.code in tied}
+            assert set(shown.values()) <= {"played", "won", "killed"}, (ex.id, s.index, shown)
+            played += sum(m == "played" for m in shown.values())
+    assert played >= 4
 
 
 def test_the_books_fetcher_draws_each_picture_of_the_key():
