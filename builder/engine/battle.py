@@ -501,7 +501,7 @@ class BattleState(State):
         return [
             Zone(f"{p}.deck", "Deck", *spots["deck"], owner=p,
                  cards=[(c, False) for c in d[:1]], count=len(d), style="pile", note=note),
-            Zone(f"{p}.hand", "Hand", *spots["hand"], owner=p,
+            Zone(f"{p}.hand", "Hand", *spots["hand"], owner=p, seen_by="owner",
                  cards=[(c, True) for c in self.hand[p]], style="fan", note=note),
             Zone(f"{p}.discard", "Discard pile", *spots["discard"], owner=p,
                  cards=[(c, True) for c in self.discard[p][:1]], count=len(self.discard[p]),

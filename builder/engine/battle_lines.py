@@ -718,7 +718,7 @@ class BattleLinesState(State):
             zones.append(Zone(f"{p}.deck", "Deck", back_row, 0, owner=p,
                               cards=[(c, False) for c in self.decks[p][:1]],
                               count=len(self.decks[p]), style="pile"))
-            zones.append(Zone(f"{p}.hand", "Hand", back_row, 2, owner=p,
+            zones.append(Zone(f"{p}.hand", "Hand", back_row, 2, owner=p, seen_by="owner",
                               cards=[(c, True) for c in self.hands[p]], style="fan"))
             zones.append(Zone(f"{p}.captured", "Captured", back_row, 4, owner=p,
                               cards=[(c, False) for c in self.captured[p][-1:]],

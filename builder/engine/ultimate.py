@@ -326,7 +326,7 @@ class UltimateState(State):
                               style="stack"))
             zones.append(Zone(f"{p}.hand", f"Hand ({SUIT_WORD[SUIT_OF[p]]}, seen by its owner)",
                               row, 1, owner=p, cards=[(c, True) for c in self.hands[p]],
-                              style="fan"))
+                              style="fan", seen_by="owner"))
             zones.append(Zone(f"{p}.won", "Winnings", row, 2, owner=p,
                               cards=[(c, True) for c in self.won[p][:1]],
                               count=len(self.won[p]), style="pile",
