@@ -329,8 +329,9 @@ def svg_shapes(shapes: Iterable[Shape]) -> str:
 
 #: the site's card: its width in the signs' unit, and its height (63 x 88 mm art)
 SITE_W, SITE_H = 10.0, 10.0 * 88 / 63
-#: how far the site's picture of a card's signs reaches past the card on each side
-SITE_PAD = 1.5
+#: how far the site's picture of a card's signs reaches past the card on each side (the
+#: won card's outer outline, the farthest, reaches 0.825)
+SITE_PAD = 0.9
 
 
 def card_svg(kinds: Iterable[str], label: str = "", shown: tuple[float, float] = (1.0, 1.0)) -> Markup:

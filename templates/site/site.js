@@ -134,7 +134,8 @@
     this.bar = el.querySelector(".viewer-progress span");
     var self = this;
     /* the cards that moved: in another zone than the step before, or new on the table
-       (a card the diagram marks is left to its marks, which the key under it explains) */
+       (a card the diagram marks shows its marks instead, which the key under it explains:
+       the note says "Outlined" only when a card is) */
     var before = zonesOf(this.steps[0]);
     for (var s = 1; s < this.steps.length; s++) {
       var now = zonesOf(this.steps[s]);
@@ -142,8 +143,9 @@
       var moved = 0;
       for (var k = 0; k < imgs.length; k++) {
         var code = imgs[k].getAttribute("data-card");
-        if (code !== "back" && before[code] !== now[code] && !imgs[k].closest(".card-marked")) {
-          imgs[k].classList.add("moved"); moved++;
+        if (code !== "back" && before[code] !== now[code]) {
+          imgs[k].classList.add("moved");
+          if (!imgs[k].closest(".card-marked")) moved++;
         }
       }
       if (moved) {
