@@ -26,6 +26,8 @@ against each other, and after the deal and after every step it holds:
   engine declares (``rule_ids``, or ``rules_for(options)``);
 * **view**: every view key is declared (``view_keys``, ``{p}`` standing for a player), at
   the deal, every 13th step and the end;
+* **marks**: what ``marks(events, table)`` returns, at every 13th step, is of a shared mark
+  kind (``MARK_KINDS``) or one the game declares (``mark_kinds``);
 * **seed**: the same seed gives the same game;
 * **peek**: the heuristic decides from what its seat may see: at every 13th step its
   decision is asked again with the cards hidden from it (``Zone.seen_by``) dealt again
@@ -49,12 +51,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .engine.core import GameDef, IllegalDecision, SetupError, fmt_value, random_bot
+from .engine.core import (
+    MARK_ALIASES,
+    MARK_KINDS,
+    GameDef,
+    IllegalDecision,
+    SetupError,
+    fmt_value,
+    random_bot,
+)
 
 __all__ = ["Breach", "DEFAULT_GAMES", "assert_conforms", "conformance", "option_sets", "play"]
 
 #: changes whenever what the kit checks changes (a cached verdict is then stale)
-VERSION = 2
+VERSION = 3
 #: games per option set that ``warbook check`` plays (a third each: random, heuristic,
 #: heuristic against random)
 DEFAULT_GAMES = 6
@@ -68,7 +78,7 @@ LINEUPS = ("random", "heuristic", "heuristic against random")
 class Breach:
     """One property an engine does not hold, in one seeded game."""
 
-    kind: str            # cards, bound, legal, pending, events, view, seed, peek, fault,
+    kind: str            # cards, bound, legal, pending, events, view, marks, seed, peek, fault,
     #                      options
     message: str
     seed: int
@@ -186,6 +196,7 @@ def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "rando
 
         determinize = game.determinizer()
         peek_due = True
+        kinds_known = {*MARK_KINDS, *MARK_ALIASES, *game.mark_kinds}
 
         def peek(p: str, value: Any, luck: Any) -> None:
             """The heuristic's decision does not change when the cards hidden from ``p``
@@ -250,6 +261,13 @@ def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "rando
                 if e.rule and e.rule not in cited:
                     raise breach("events", f"a '{e.kind}' event cites the rule '{e.rule}', "
                                  f"which the engine does not declare (rule_ids)", made_by)
+            if game.marks is not None and step % 13 == 1:
+                said = game.marks(events, state.take_shown())
+                for code, kind in dict(said or {}).items():
+                    if kind not in kinds_known:
+                        raise breach("marks", f"marks() marks {code} as '{kind}', a kind that is "
+                                     f"neither shared ({', '.join(MARK_KINDS)}) nor the game's "
+                                     f"own (mark_kinds)", game.marks)
             look(node.kind == "chance")
             log.append((node.kind, repr(decided),
                         tuple((e.kind, e.rule, e.text) for e in events)))

@@ -951,10 +951,11 @@ class GameDef:
             if not isinstance(v, Option):
                 raise TypeError(f"GameDef options['{k}'] must be an Option, not "
                                 f"{type(v).__name__}")
-        clash = sorted(set(self.mark_kinds) & set(MARK_KINDS))
+        clash = sorted(set(self.mark_kinds) & (set(MARK_KINDS) | set(MARK_ALIASES) | {"moved"}))
         if clash:
             raise TypeError(f"GameDef mark_kinds= redefines the shared mark kind "
-                            f"'{clash[0]}' (shared: {', '.join(MARK_KINDS)})")
+                            f"'{clash[0]}' (shared: {', '.join(MARK_KINDS)}; 'moved' is the "
+                            f"diagrams' own)")
         for name, fn in self.art.items():
             if not callable(fn):
                 raise TypeError(f"GameDef art['{name}'] must be a function of the art "

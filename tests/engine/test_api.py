@@ -83,6 +83,8 @@ def small_game(**hooks) -> GameDef:
     ({"rule_ids": ["a"]}, "GameDef rule_ids= must be a frozenset of rule ids, not list"),
     ({"art": {"mat": "<svg/>"}}, "GameDef art['mat'] must be a function of the art context"),
     ({"mark_kinds": {"won": "mine"}}, "GameDef mark_kinds= redefines the shared mark kind 'won'"),
+    ({"mark_kinds": {"moved": "mine"}}, "GameDef mark_kinds= redefines the shared mark kind "
+                                        "'moved'"),
 ])
 def test_a_hook_of_the_wrong_kind_is_refused_when_the_game_is_made(hooks, says):
     with pytest.raises(TypeError) as e:

@@ -111,6 +111,13 @@ def test_warbook_check_says_a_broken_contract_at_its_line(tmp_path, old, new, bl
                  re.escape("the same seed gave another game (the engine must draw every "
                            "chance from the generator it is given, never from random or the "
                            "clock)"), 1, id="seed"),
+    pytest.param('heuristic=heuristic, max_steps=lambda options: options["hand"],',
+                 'heuristic=heuristic, max_steps=lambda options: options["hand"],\n'
+                 '    marks=lambda events, table: {str(e.cards[0]): "glow" for e in events '
+                 'if e.cards},', "marks",
+                 r"marks\(\) marks (10|[2-9AJQK])[CDHS] as 'glow', a kind that is neither shared "
+                 r"\(played, revealed, won, killed\) nor the game's own \(mark_kinds\)", 1,
+                 id="mark-kind"),
     pytest.param("            self.points[w] += 1\n", "            self.points[w + 'x'] += 1\n",
                  "fault", "KeyError: 'p[12]x'", None, id="fault"),
     pytest.param("        if self.result is not None:\n            return None\n",
