@@ -113,7 +113,7 @@ class ExampleReader(ProseReader):
         if not isinstance(raw, list) or len(raw) < 2:
             self.diags.error(s.at("turn"), "turn: must list the turn's parts in order, at "
                              "least two, each a decide: or a chance: (e.g. [{decide: {p1: "
-                             "draw}}, {chance: 7H}, {decide: {p1: 7H}}])")
+                             "draw}}, {decide: {p1: 7H}}])")
             return None
         parts: list[Step] = []
         for j, part in enumerate(raw):
@@ -135,6 +135,15 @@ class ExampleReader(ProseReader):
                 self.diags.error(part.at("decide"), "decide: must map each deciding player "
                                  "(p1, p2, ...) to a decision")
                 return None
+            if decide is not None:
+                deciding = sorted(str(k) for k in decide)
+                first = next((sorted(str(k) for k in p.decide) for p in parts if p.decide), None)
+                if first is not None and deciding != first:
+                    self.diags.error(part.at("decide"), f"a turn is the turn of "
+                                     f"{', '.join(first)}, but this part is decided by "
+                                     f"{', '.join(deciding)}; write another player's turn as a "
+                                     f"step of its own")
+                    return None
             parts.append(Step(index=j + 1, where=where, decide=plain_data(decide),
                               chance=plain_data(part.get("chance")), expect=None, comment="",
                               positions=positions.within("turn", j)))
@@ -267,6 +276,8 @@ class ExampleReader(ProseReader):
                 self.diags.error(s.at("expect"), "expect: must map state names to expected values")
                 expect = None
             parts = self.turn(s, positions.within("steps", i)) if "turn" in s else None
+            if "turn" in s and parts is None:
+                continue   # said at its line; replaying it would only say more of the same
             n += 1
             steps.append(Step(index=n, where=where, decide=plain_data(decide),
                               chance=plain_data(s.get("chance")), expect=plain_data(expect),

@@ -227,6 +227,11 @@ class OneOf(Choice):
                 return Card.parse(raw)
             except CardError as e:
                 raise DecisionFormatError(str(e)) from None
+        if any(isinstance(v, Card) for v in self.values):   # cards and words: a card not
+            try:                                             # offered is still a card
+                return Card.parse(raw)
+            except CardError:
+                pass
         return raw
 
     def contains(self, value: Any) -> bool:
@@ -412,6 +417,10 @@ class Parts(Choice):
                 out.append(choice.parse(item))
             except DecisionFormatError as e:
                 raise DecisionFormatError(f"the {self._name(i)}: {e}") from None
+            if choice.refusal(out[-1]) is not None:
+                # a part the rules refuse: the refusal is said by its rule (the parts after
+                # it are kept as written; which of them the rules would ask for is moot)
+                return tuple(out) + tuple(items[i + 1:])
         missing = self.part(len(out), out)
         if missing is not None:
             shown = " ".join(str(x) for x in items)
@@ -436,7 +445,7 @@ class Parts(Choice):
                                    f"{fmt_value(value[i:])} is a part too many")
             said = choice.refusal(v)
             if said is not None:
-                return said[0], f"the {self._name(i)}: {said[1]}"
+                return said[0], said[1] if i == 0 else f"the {self._name(i)}: {said[1]}"
         missing = self.part(len(value), value)
         if missing is not None:
             return self.rule, (f"the {self._name(len(value))} is missing after "

@@ -380,11 +380,17 @@ def _cases():
                EXAMPLE, second, "  - turn: [{decide: {p1: 4D, p2: 9C}}]\n")},
            EXAMPLE_FILE, [f"{EXAMPLE_FILE}:15:11: error: turn: must list the turn's parts in "
                           "order, at least two, each a decide: or a chance: (e.g. [{decide: "
-                          "{p1: draw}}, {chance: 7H}, {decide: {p1: 7H}}])"])
+                          "{p1: draw}}, {decide: {p1: 7H}}])"])
     yield ("step-turn-part-not-a-mapping",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, second, turn)},
            EXAMPLE_FILE, [f"{EXAMPLE_FILE}:15:{col(turn, 'draw')}: error: a part of a turn must "
                           "be a mapping: {decide: {p1: ...}} or {chance: ...}"])
+    mixed = "  - turn: [{decide: {p1: 4D}}, {decide: {p2: 9C}}]\n"
+    yield ("step-turn-of-two-players",
+           {"high-five/examples/01-short.yaml": replace(EXAMPLE, second, mixed)},
+           EXAMPLE_FILE, [f"{EXAMPLE_FILE}:15:{col(mixed, '{p2')}: error: a turn is the turn of "
+                          "p1, but this part is decided by p2; write another player's turn as a "
+                          "step of its own"])
     both = "  - turn: [{decide: {p1: 4D, p2: 9C}, chance: [4D]}, {}]\n"
     yield ("step-turn-part-decide-and-chance",
            {"high-five/examples/01-short.yaml": replace(EXAMPLE, second, both)},

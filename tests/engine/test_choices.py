@@ -98,3 +98,76 @@ def test_narration_names_the_players_or_numbers_them():
     ev = Event("reveal", "turn-up", "{p1} turns up KS against {p12}'s {card}.", "p1")
     assert ev.narrate({"p1": "Ann"}) == "Ann turns up KS against Player 12's {card}."
     assert ev.narrate() == "Player 1 turns up KS against Player 12's {card}."
+
+
+# --------------------------------------------------------------------------- Parts
+def eights_choice(hand: str, extra=("draw",)):
+    """Crazy Eights' decision: a card or draw, then for an eight the suit it names."""
+    from builder.engine import Parts
+    suits = OneOf(["clubs", "diamonds", "hearts", "spades"], rule="eights")
+    return Parts(OneOf(cards(hand) + list(extra), rule="match"),
+                 lambda first: suits if isinstance(first, Card) and first.rank == "8" else None,
+                 names=("card", "suit"))
+
+
+def test_parts_read_one_line_or_a_list_into_a_tuple():
+    choice = eights_choice("8S 5H KD")
+    assert choice.parse("8S diamonds") == (Card.parse("8S"), "diamonds")
+    assert choice.parse(["8S", "diamonds"]) == (Card.parse("8S"), "diamonds")
+    assert choice.parse("5H") == (Card.parse("5H"),)
+    assert choice.parse("draw") == ("draw",)
+    assert choice.refusal((Card.parse("8S"), "hearts")) is None
+    assert choice.refusal((Card.parse("KD"),)) is None
+
+
+@pytest.mark.parametrize("written, says", [
+    ("8S", "the suit is missing: this decision has 2 parts here (card, then suit); write it "
+           "as '8S clubs'"),
+    ("5H hearts", "2 parts written, but after 5H the decision is complete (card); leave out "
+                  "hearts"),
+])
+def test_parts_written_wrong_say_the_form_to_write(written, says):
+    with pytest.raises(DecisionFormatError) as e:
+        eights_choice("8S 5H KD").parse(written)
+    assert str(e.value).startswith(says), str(e.value)
+
+
+def test_a_part_that_cannot_be_read_is_said_as_that_part():
+    """Where the first part is cards only, a word that is no card is a format error of the
+    card; among cards and words (``draw``) it is a decision the rules refuse."""
+    with pytest.raises(DecisionFormatError) as e:
+        eights_choice("8S 5H KD", extra=()).parse("ZZ")
+    says = "the card: unknown card 'ZZ'"
+    assert str(e.value).startswith(says), str(e.value)
+
+
+def test_each_part_is_refused_by_its_own_rule():
+    choice = eights_choice("8S 5H KD")
+    # a suit that is not one: refused by the eights rule, said as the suit's
+    rule, why = choice.refusal(choice.parse("8S purple"))
+    assert (rule, why) == ("eights", "the suit: purple is not allowed here; the legal choices "
+                                     "are clubs, diamonds, hearts, spades")
+    # an eight the player does not hold: refused by match, not taken as a format error
+    rule, why = choice.refusal(choice.parse("8H hearts"))
+    assert (rule, why) == ("match", "8H is not allowed here; the legal choices are 8S, 5H, KD, "
+                                    "draw")
+    # a card not held, with a suit it would not need: still the card's refusal
+    assert choice.refusal(choice.parse("7H hearts"))[0] == "match"
+    # a part too many or too few as values: the decision's own rule
+    assert choice.refusal((Card.parse("5H"), "hearts"))[0] == "match"
+    assert "is a part too many" in choice.refusal((Card.parse("5H"), "hearts"))[1]
+    assert choice.refusal((Card.parse("8S"),)) == (
+        "match", "the suit is missing after [8S]: clubs, diamonds, hearts, spades")
+
+
+def test_parts_list_sample_and_describe_every_whole_decision():
+    choice = eights_choice("8S 5H", extra=())
+    s8 = Card.parse("8S")
+    assert choice.enumerate() == [(s8, "clubs"), (s8, "diamonds"), (s8, "hearts"),
+                                  (s8, "spades"), (Card.parse("5H"),)]
+    rng = random.Random(4)
+    for _ in range(30):
+        assert choice.contains(choice.sample(rng))
+    assert choice.describe() == "8S, 5H; then, where the rules ask for it, the suit"
+    assert not choice.is_forced()
+    assert eights_choice("5H", extra=()).is_forced()
