@@ -345,7 +345,8 @@ def option_parsers() -> dict[str, argparse.ArgumentParser]:
 
     content = argparse.ArgumentParser(add_help=False)
     content.add_argument("--content", default=str(find_default(DEFAULT_CONTENT)), metavar="DIR",
-                         help="the content folder (default: ./content)")
+                         help="the content folder (default: ./content; where the working "
+                              "folder has none, check and build read the checkout's)")
 
     from .settings import INKS, PAPERS
 
@@ -455,11 +456,13 @@ def parser() -> argparse.ArgumentParser:
     new_game.add_argument("--engine", action="store_true",
                           help="start a game with an engine of its own (engine.py: a small "
                                "shedding game to change into yours) instead of War's")
-    new_game.set_defaults(func=cmd_new)
+    # new writes into the working folder's content/ (made if need be), never into the
+    # checkout's, as check and build may read it when the working folder has none
+    new_game.set_defaults(func=cmd_new, content=str(Path.cwd() / DEFAULT_CONTENT))
     new_example = new_what.add_parser("example", parents=[every, content],
                           help="write the next numbered example of a game")
     new_example.add_argument("name", metavar="GAME", help="the game's slug")
-    new_example.set_defaults(func=cmd_new)
+    new_example.set_defaults(func=cmd_new, content=str(Path.cwd() / DEFAULT_CONTENT))
     return command_line
 
 

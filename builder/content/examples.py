@@ -239,6 +239,7 @@ class ExampleReader(ProseReader):
         if not self.within_limits(data, steps_raw, eid or path.stem, texts):
             return None
         n = 0
+        unplayable = False
         positions = Positions(*located_paths(data))
         for i, s in enumerate(steps_raw):
             where = steps_raw.at(i)
@@ -277,12 +278,15 @@ class ExampleReader(ProseReader):
                 expect = None
             parts = self.turn(s, positions.within("steps", i)) if "turn" in s else None
             if "turn" in s and parts is None:
-                continue   # said at its line; replaying it would only say more of the same
+                unplayable = True   # said at its line; replaying the example would only
+                continue            # say more of the same, about the steps after it
             n += 1
             steps.append(Step(index=n, where=where, decide=plain_data(decide),
                               chance=plain_data(s.get("chance")), expect=plain_data(expect),
                               comment=comment, repeat=repeat, refused=refused,
                               positions=positions.within("steps", i), parts=parts))
+        if unplayable:
+            return None
         return Example(
             id=eid or path.stem, title=title or path.stem, where=Located(shown, 1),
             rules=[str(r) for r in rules], options=plain_data(options),

@@ -321,3 +321,20 @@ def test_new_game_with_an_engine_of_its_own(tmp_path: Path):
     engine = load_engine_file(content / "crazy-match" / "engine.py")
     assert engine.slug == "crazy-match" and engine.title == "Crazy Match"
     assert_conforms(engine, games=60)
+
+
+def test_new_game_writes_into_the_working_folder_never_the_checkout(tmp_path: Path):
+    """In a folder without content/, `new game` makes ./content there (the checkout's own
+    content, which check and build fall back on, is left alone)."""
+    before = subprocess.run(["git", "status", "--porcelain", "content/"], cwd=ROOT,
+                            capture_output=True, text=True).stdout
+    proc = warbook("new", "game", "knock", "--engine", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "content" / "knock" / "engine.py").is_file()
+    assert (tmp_path / "content" / "index.yaml").read_text().count("knock") == 1
+    assert not (ROOT / "content" / "knock").exists()
+    assert subprocess.run(["git", "status", "--porcelain", "content/"], cwd=ROOT,
+                          capture_output=True, text=True).stdout == before
+    proc = warbook("new", "example", "knock", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert len(list((tmp_path / "content" / "knock" / "examples").glob("*.yaml"))) == 3
