@@ -20,6 +20,7 @@ import re
 import shutil
 from pathlib import Path
 
+from .diagnostics import suggest
 from .errors import WarbookError
 from .render.templating import TEMPLATES, environment
 
@@ -153,7 +154,8 @@ def new_example(root: Path, slug: str) -> Path:
     folder = root / slug
     if not (folder / "game.yaml").is_file():
         known = sorted(p.parent.name for p in root.glob("*/game.yaml"))
-        raise ScaffoldError(f"no game '{slug}' in {root} (games: {', '.join(known) or 'none'})")
+        raise ScaffoldError(f"no game '{slug}' in {root} (games: {', '.join(known) or 'none'})"
+                            f"{suggest(slug, known)}")
     ex_dir = folder / "examples"
     existing = sorted((int(m.group(1)), p) for p in ex_dir.glob("*.yaml")
                       if (m := EXAMPLE_RE.match(p.name)))

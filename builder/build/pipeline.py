@@ -20,7 +20,7 @@ from pathlib import Path
 from .. import incremental as inc
 from .. import lock, machine
 from ..check import Report
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, suggest
 from ..render.errors import RenderError
 from ..settings import Settings
 from .errors import BuildError
@@ -82,8 +82,8 @@ def render_into(report: Report, settings: Settings, *, game: str | None, reuse: 
     if game is not None:
         games = [g for g in games if g.game.slug == game]
         if not games:
-            known = ", ".join(g.game.slug for g in report.games)
-            raise BuildError(f"no game '{game}' (games: {known})")
+            slugs = [g.game.slug for g in report.games]
+            raise BuildError(f"no game '{game}' (games: {', '.join(slugs)}){suggest(game, slugs)}")
     out = Path(settings.output)
     inputs = inc.Inputs(report.content.root, settings.key())
     old = inc.Manifest.read(out) if reuse else inc.Manifest()

@@ -259,5 +259,5 @@ def test_a_build_of_a_game_the_content_does_not_have_says_which_it_has(built, tm
     content, _, _, _ = built
     with pytest.raises(BuildError) as e:
         build(run_check(content), letter(content, tmp_path / "out"), game="peas")
-    assert str(e.value) == "no game 'peas' (games: war, peace)"
+    assert str(e.value) == "no game 'peas' (games: war, peace); did you mean 'peace'?"
     assert not (tmp_path / "out").exists()
