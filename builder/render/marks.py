@@ -27,6 +27,20 @@ leaves in view; on a card covered by the next one of a stack, where only its top
 shows, they stand at the strip's right end. Nothing is drawn over the rank and suit: the
 card stays readable under its mark.
 
+A place the table may not look into (``Zone.seen_by``: ``owner``, a hand; ``nobody``, a
+stock whose order the reader is shown) is drawn in the reader's all-seeing view, its cards
+face up, but marked once as a place, not card by card, so that its cards' corners stay
+free for the kinds above:
+
+- ``owner-only`` (a hand): its cards on a grey ground with a thin solid edge (not dashed:
+  dashes say "moves" and "empty"), and a closed eye in a white disc before the owner's
+  name in the place's label;
+- ``no-one``: the same ground, and the closed eye struck through.
+
+A place is marked only when it shows a card face up (a face-down card hides itself). The
+key lists the places' signs last, after the game's own kinds: they say what a place is,
+not what the step did.
+
 Shapes are given in the diagram's own unit from its top left corner (y downwards) as
 paths, so that the book (``book/stamp.py``, PDF operators) and the site (SVG) draw the same
 thing from one description.
@@ -45,20 +59,30 @@ from ..engine.core import MARK_ALIASES, MARK_KINDS
 
 #: the renderers' own kind: the card leaves its place when the step resolves
 MOVED = "moved"
+#: the renderers' signs of a place the table may not look into, by ``Zone.seen_by``
+OWNER_ONLY, NO_ONE = "owner-only", "no-one"
+PLACES = {"owner": OWNER_ONLY, "nobody": NO_ONE}
 #: the order of the legend: the renderer's own, then the shared kinds, then the game's own
-#: in the order it declares them
+#: in the order it declares them, then the places' signs (:data:`PLACE_ORDER`)
 ORDER = (MOVED, *MARK_KINDS)
+PLACE_ORDER = (OWNER_ONLY, NO_ONE)
+#: the legend's words for the places' signs
+PLACE_WORDS = {OWNER_ONLY: "seen by its owner only", NO_ONE: "seen by no one"}
 #: the legend's words for the renderers' own kind
 MOVED_WORDS = "moves when the step resolves"
 #: the signs' inks: a colour each, but the shapes tell the kinds apart
 INK = {MOVED: "#c0392b", "played": "#1f4fa0", "revealed": "#6b3fa0", "won": "#1e7b34",
-       "killed": "#1d1b19", "own": "#1d1b19"}
+       "killed": "#1d1b19", "own": "#1d1b19", OWNER_ONLY: "#3b4148", NO_ONE: "#3b4148"}
+#: the ground under a hidden place's cards and its edge (the book's; the site's are in
+#: site.css, for its dark theme): a grey that reads on the felt in grey and on low ink
+HIDDEN_GROUND, HIDDEN_EDGE = "#d3d8d1", "#7f8a7c"
 #: the kinds drawn as an outline round the card (the others are a sign on it)
 OUTLINED = (MOVED, "won")
 #: what each sign looks like, in words (the legend's picture says it to a screen reader)
 SIGN_WORDS = {MOVED: "dashed red outline", "played": "play sign (a triangle)",
               "revealed": "eye sign", "won": "double green outline with a star",
-              "killed": "faded, with a cross"}
+              "killed": "faded, with a cross", OWNER_ONLY: "closed eye",
+              NO_ONE: "closed eye, struck through"}
 #: the letters of a game's own kind's tag, at most
 LABEL_MAX = 2
 
@@ -77,7 +101,7 @@ class Vocabulary:
         shared kinds alone for None."""
         own = getattr(gamedef, "mark_kinds", None) or {}
         return cls(own={str(k): str(v) for k, v in dict(own).items()
-                        if str(k) not in MARK_KINDS and str(k) != MOVED})
+                        if str(k) not in MARK_KINDS and str(k) not in (MOVED, *PLACE_ORDER)})
 
     def kind(self, name: Any) -> str | None:
         """``name`` as a kind of this vocabulary (an old name read as the new one), or
@@ -89,11 +113,13 @@ class Vocabulary:
 
     @property
     def order(self) -> tuple[str, ...]:
-        return ORDER + tuple(self.own)
+        return ORDER + tuple(self.own) + PLACE_ORDER
 
     def words(self, kind: str) -> str:
         if kind == MOVED:
             return MOVED_WORDS
+        if kind in PLACE_WORDS:
+            return PLACE_WORDS[kind]
         return MARK_KINDS.get(kind) or self.own.get(kind, kind)
 
     def labels(self) -> dict[str, str]:
@@ -287,6 +313,46 @@ def _star(cx: float, cy: float, r_out: float, r_in: float) -> tuple[tuple, ...]:
     return (("M", *pts[0]), *(("L", *p) for p in pts[1:]), ("Z",))
 
 
+def place_sign(kind: str, cx: float, cy: float, r: float) -> list[Shape]:
+    """The sign of a hidden place (``owner-only``, ``no-one``) centred on (cx, cy) in a
+    white disc of radius ``r``: a closed eye (the lid's curve and three lashes below it),
+    struck through for a place seen by no one."""
+    s = r / BADGE_R
+    ink = INK.get(kind, INK[OWNER_ONLY])
+    out: list[Shape] = [Path(circle(cx, cy, r), fill="#ffffff", stroke=ink, width=0.2 * s)]
+    # the lid: a curve hanging between the eye's corners, its lowest point at the centre
+    p0, p1, p2, p3 = ((cx - 1.0 * s, cy - 0.55 * s), (cx - 0.45 * s, cy + 0.25 * s),
+                      (cx + 0.45 * s, cy + 0.25 * s), (cx + 1.0 * s, cy - 0.55 * s))
+    out.append(Path((("M", *p0), ("C", *p1, *p2, *p3)), stroke=ink, width=0.24 * s, round=True))
+    lashes = []
+    for t in (0.2, 0.5, 0.8):
+        a, b, c, d = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t ** 2, t ** 3
+        x = a * p0[0] + b * p1[0] + c * p2[0] + d * p3[0]
+        y = a * p0[1] + b * p1[1] + c * p2[1] + d * p3[1]
+        # each lash points away from a centre above the eye
+        dx, dy = x - cx, y - (cy - 1.2 * s)
+        n = math.hypot(dx, dy)
+        lashes += [("M", x, y), ("L", x + 0.5 * s * dx / n, y + 0.5 * s * dy / n)]
+    out.append(Path(tuple(lashes), stroke=ink, width=0.2 * s, round=True))
+    if kind == NO_ONE:
+        k = r * 0.62
+        out.append(Path((("M", cx + k, cy - k), ("L", cx - k, cy + k)), stroke=ink,
+                        width=0.24 * s, round=True))
+    return out
+
+
+#: how far a hidden place's ground reaches past its cards, in tenths of a card's width
+GROUND_PAD = 0.55
+
+
+def ground(x0: float, y0: float, x1: float, y1: float, u: float) -> Path:
+    """The grey ground under a hidden place's cards (x0, y0 to x1, y1), ``u`` a tenth of a
+    card's width: a rounded panel with a thin solid edge."""
+    p = GROUND_PAD * u
+    return Path(rounded(x0 - p, y0 - p, x1 - x0 + 2 * p, y1 - y0 + 2 * p, 1.0 * u),
+                fill=HIDDEN_GROUND, stroke=HIDDEN_EDGE, width=0.15 * u)
+
+
 LABEL_FONT = "Cabin-Bold.otf"
 
 
@@ -350,13 +416,30 @@ def card_svg(kinds: Iterable[str], label: str = "", shown: tuple[float, float] =
                   f'{_n(SITE_H + 2 * p)}" aria-hidden="true" focusable="false">{body}</svg>')
 
 
+def place_svg(kind: str, words: str = "") -> Markup:
+    """The sign of a hidden place for the website's label (inline SVG, the size of the
+    text; ``words``, "seen by Blue only", its tooltip), or "" for a place everyone sees."""
+    if kind not in PLACE_ORDER:
+        return Markup("")
+    r = BADGE_R
+    pad = 0.2 * r / BADGE_R
+    tip = f"<title>{escape(words)}</title>" if words else ""
+    return Markup(f'<svg class="place-sign place-sign-{kind}" viewBox="{_n(-r - pad)} {_n(-r - pad)} '
+                  f'{_n(2 * (r + pad))} {_n(2 * (r + pad))}" aria-hidden="true" focusable="false">'
+                  f'{tip}{svg_shapes(place_sign(kind, 0, 0, r))}</svg>')
+
+
 def swatch_svg(kind: str, label: str = "") -> str:
     """The legend's picture of a kind's sign: an outline round a small card, a sign the
-    size of the text (a tag, a disc), a faded card with its cross."""
-    if kind in OUTLINED or kind == "killed":
+    size of the text (a tag, a disc), a faded card with its cross, a place's closed eye."""
+    if kind in PLACE_ORDER:
+        shapes: list[Shape] = list(place_sign(kind, 0, 0, BADGE_R))
+        x0, y0, x1, y1 = shapes[0].bounds()
+        vb = (x0 - 0.2, y0 - 0.2, x1 - x0 + 0.4, y1 - y0 + 0.4)
+    elif kind in OUTLINED or kind == "killed":
         # a small card (6 by 8.4), its outlines as heavy as on a card 10 wide
         w, h, pad = 6.0, 8.4, 0.9
-        shapes: list[Shape] = [Path(rounded(0, 0, w, h, 0.6), fill="#ffffff", stroke="#8a8a8a", width=0.35)]
+        shapes = [Path(rounded(0, 0, w, h, 0.6), fill="#ffffff", stroke="#8a8a8a", width=0.35)]
         shapes += card_shapes((kind,), 0, 0, 10.0, 14.0, shown=(w, h), label=label,
                               badge_scale=1.6, badge_at=(w / 2, h / 2))
         vb = (-pad, -pad, w + 2 * pad, h + 2 * pad)
@@ -391,12 +474,13 @@ class MarkKey:
 
 
 #: the address of a legend's picture in the book: ``diagram:mark-KIND`` for the shared
-#: kinds and ``moved``, ``diagram:mark-tag-LABEL`` for a game's own kind
+#: kinds, ``moved`` and the places' signs, ``diagram:mark-tag-LABEL`` for a game's own kind
 SWATCH_URL = "diagram:mark-"
 
 
 def swatch_url(kind: str, label: str = "") -> str:
-    return SWATCH_URL + (kind if kind in ORDER else "tag-" + quote(label, safe=""))
+    return SWATCH_URL + (kind if kind in ORDER or kind in PLACE_ORDER
+                         else "tag-" + quote(label, safe=""))
 
 
 def swatch_for(url: str) -> str | None:
@@ -405,7 +489,7 @@ def swatch_for(url: str) -> str | None:
     if not url.startswith(SWATCH_URL):
         return None
     name = url[len(SWATCH_URL):]
-    if name in ORDER:
+    if name in ORDER or name in PLACE_ORDER:
         return swatch_svg(name)
     if name.startswith("tag-"):
         label = unquote(name[4:])

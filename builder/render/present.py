@@ -75,6 +75,14 @@ class ZoneView:
     note: str
     #: round tokens (stones) drawn in the place, for a zone of style "tokens"
     tokens: int = 0
+    #: a place the table may not look into, drawn face up for the reader: its sign
+    #: (``render/marks.py``: "owner-only" for a hand, ``seen_by="owner"``; "no-one" for
+    #: ``seen_by="nobody"``), or "" (everyone sees it, or it shows no card face up)
+    hidden: str = ""
+    #: who may look, in words ("seen by Blue only", "seen by no one"), or ""
+    seen: str = ""
+    #: the sign as the website sets it in the label (an SVG), or ""
+    sign_svg: Markup = field(default_factory=lambda: Markup(""))
 
 
 @dataclass
@@ -87,7 +95,7 @@ class Diagram:
     #: resolves (cards that then move are marked); "": the table as it lies
     moment: str = ""
     #: the kinds of mark the diagram shows, in the legend's order ("moved", "won",
-    #: "killed"), for its key
+    #: "killed", then a hidden place's "owner-only" or "no-one"), for its key
     marks: list[str] = field(default_factory=list)
     #: the key: a line a kind shown, with the picture of its sign and its words
     legend: list[mk.MarkKey] = field(default_factory=list)
@@ -416,9 +424,15 @@ class Presenter:
             if z.style == "pile" and z.count == 0:
                 cards = []
             owner = names.get(z.owner, z.owner or "") if z.owner else ""
+            # a place the table may not look into, marked when it shows a card face up
+            hidden = mk.PLACES.get(getattr(z, "seen_by", "everyone"), "") \
+                if any(c.up for c in cards) else ""
+            seen = seen_words(hidden, owner)
             grid[z.row][z.col] = ZoneView(id=z.id, label=smart(z.label), owner=owner, style=z.style,
                                           cards=cards, count=z.count, note=smart(z.note),
-                                          tokens=(z.count or 0) if z.style == "tokens" else 0)
+                                          tokens=(z.count or 0) if z.style == "tokens" else 0,
+                                          hidden=hidden, seen=seen,
+                                          sign_svg=mk.place_svg(hidden, seen))
         # drop empty rows and columns (keeping the layout's order)
         rows = [r for r in grid if any(c is not None for c in r)]
         keep = [j for j in range(ncols) if any(r[j] is not None for r in rows)]
@@ -431,10 +445,21 @@ class Presenter:
                 if z is not None and z.style == "fan" and len(z.cards) > 1:
                     w = max(w, 1 + (len(z.cards) - 1) * FAN_STEP)
             widths.append(round(w, 3))
-        shown = vocab.sorted(k for r in rows for z in r if z for c in z.cards for k in c.signs)
+        shown = vocab.sorted([k for r in rows for z in r if z for c in z.cards for k in c.signs]
+                             + [z.hidden for r in rows for z in r if z and z.hidden])
         return Diagram(rows=rows, cols=len(keep), widths=widths,
                        moment="reveal" if after is not None else "",
                        marks=shown, legend=mk.legend(shown, vocab))
+
+
+def seen_words(hidden: str, owner: str) -> str:
+    """Who may look into a hidden place, in words: "seen by Blue only" (its owner's name,
+    or "its owner" without one), "seen by no one"; "" for a place everyone sees."""
+    if hidden == mk.OWNER_ONLY:
+        return f"seen by {owner or 'its owner'} only"
+    if hidden == mk.NO_ONE:
+        return "seen by no one"
+    return ""
 
 
 #: in a fan, each further card shows this much of the card before it (in card widths)

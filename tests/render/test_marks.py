@@ -346,9 +346,10 @@ def book_pictures(html: str) -> list[tuple[str, str]]:
 
 
 def test_the_key_lists_exactly_the_kinds_of_its_step(report):
-    """Every step of every shipped example: the key lists the kinds drawn on its cards,
-    each once, in the fixed order, each with its picture and its words."""
-    order = list(mk.ORDER)
+    """Every step of every shipped example: the key lists the kinds drawn on its cards
+    and the signs of its hidden places, each once, in the fixed order, each with its
+    picture and its words."""
+    order = list(mk.ORDER + mk.PLACE_ORDER)
     steps = 0
     kinds_seen = set()
     for gr in report.games:
@@ -356,7 +357,8 @@ def test_the_key_lists_exactly_the_kinds_of_its_step(report):
         for ex in view.examples:
             for s in ex.steps:
                 d = s.diagram
-                drawn = {k for c in card_views(d) for k in c.signs}
+                drawn = {k for c in card_views(d) for k in c.signs} \
+                    | {z.hidden for row in d.rows for z in row if z and z.hidden}
                 assert set(d.marks) == drawn, (gr.game.slug, ex.id, s.index)
                 assert d.marks == sorted(d.marks, key=order.index)
                 assert [k.kind for k in d.legend] == d.marks
@@ -364,12 +366,12 @@ def test_the_key_lists_exactly_the_kinds_of_its_step(report):
                 assert key_kinds(html) == key_kinds(book) == d.marks
                 assert book_pictures(book) == [(f"diagram:mark-{k.kind}", k.sign) for k in d.legend]
                 for k in d.legend:
-                    words = MARK_KINDS.get(k.kind, mk.MOVED_WORDS)
+                    words = MARK_KINDS.get(k.kind) or mk.PLACE_WORDS.get(k.kind, mk.MOVED_WORDS)
                     assert f'role="img" aria-label="{k.sign}"' in html and words in said(html)
                 kinds_seen |= drawn
                 steps += 1
     assert steps > 100
-    assert {"moved", "won", "killed", "played"} <= kinds_seen
+    assert {"moved", "won", "killed", "played", "owner-only"} <= kinds_seen
 
 
 def test_the_key_of_a_step_with_no_marks_is_empty_and_shows_only_what_is_there():
@@ -402,14 +404,14 @@ def test_a_games_own_kind_shows_its_tag_and_words_in_the_key(report):
     p._resolve = lambda rid: None  # as game() sets it
     view = p.example(rep, 1, Markdown(lambda rid: None), rep.game.rule_index())
     d = view.steps[0].diagram
-    assert d.marks == ["moved", "won", "trumped"]
+    assert d.marks == ["moved", "won", "trumped", "owner-only"]  # Battle's hands: last
     (key,) = [k for k in d.legend if k.kind == "trumped"]
     assert (key.label, key.words, key.sign) == ("T", "beaten by a higher card", "tag T")
     html = render_key(d)
-    assert key_kinds(html) == ["moved", "won", "trumped"]
+    assert key_kinds(html) == ["moved", "won", "trumped", "owner-only"]
     assert 'aria-label="tag T"' in html and "beaten by a higher card" in said(html)
     assert "out of the game" not in html
-    assert book_pictures(render_key(d, book=True))[-1] == ("diagram:mark-tag-T", "tag T")
+    assert book_pictures(render_key(d, book=True))[-2] == ("diagram:mark-tag-T", "tag T")
     (c,) = [c for c in card_views(d) if c.mark == "trumped"]
     assert c.label == "T" and ">T</text>" in str(c.sign_svg)
 
@@ -436,7 +438,7 @@ def test_the_books_fetcher_draws_each_picture_of_the_key():
 
     fetcher = BookFetcher()
     drawn = {}
-    for kind in mk.ORDER:
+    for kind in mk.ORDER + mk.PLACE_ORDER:
         body = fetcher.fetch(mk.swatch_url(kind)).read()
         drawn[kind] = svg_shape(body.decode().replace(' xmlns="http://www.w3.org/2000/svg"', ""))
     drawn["tag"] = svg_shape(fetcher.fetch(mk.swatch_url("trumped", "T")).read().decode()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -28,8 +28,10 @@ from ...model import Book
 from ...settings import Paper, Settings
 from ..fetch import CardFetcher, card_url
 from ..fonts import font_face_css
-from ..marks import LABEL_FONT, card_shapes, swatch_for
+from ..marks import LABEL_FONT, card_shapes, place_sign, swatch_for
+from ..marks import Path as SignPath
 from ..marks import Text as SignText
+from ..marks import ground as place_ground
 from ..markup import Markdown, page_ref
 from ..present import FAN_STEP, GameView, Links, Presenter
 from ..templating import TEMPLATES, environment, helper, read_template_file
@@ -171,8 +173,9 @@ def column_widths(diagram) -> list[float]:
             if z is None:
                 continue
             lines = LABEL_LINES
-            if z.owner:
-                need = max(need, _lines_width(z.owner, OWNER, 1))
+            if z.owner or z.hidden:  # the owner's line, with a hidden place's sign
+                need = max(need, (_lines_width(z.owner, OWNER, 1) if z.owner else 0.0)
+                           + (SIGN_ROOM if z.hidden else 0.0))
                 lines -= 1
             need = max(need, _lines_width(z.label, LABEL, lines))
             if foot := _foot_words(z):
@@ -193,7 +196,8 @@ def _label_lines(diagram, widths: list[float]) -> int:
             if z is None:
                 continue
             width = max(w, diagram.widths[j] * 10.0)  # as geometry() sizes the column
-            lines = (1 if z.owner else 0) + (len(wrap(z.label, LABEL, width)) if z.label else 0)
+            lines = (1 if z.owner or z.hidden else 0) \
+                + (len(wrap(z.label, LABEL, width)) if z.label else 0)
             most = max(most, min(lines, LABEL_LINES))
     return most
 
@@ -216,11 +220,9 @@ def diagram_runs(g) -> list[Run]:
     runs: list[Run] = []
     for p in g.zones:
         z = p.zone
-        lines = 0
-        if z.owner:
-            owner = block(z.owner, OWNER, p.x, p.y, p.w, max_lines=1, min_scale=1.0)
-            runs += owner
-            lines = len(owner)
+        owner, _sign = _owner_line(p)
+        runs += owner
+        lines = 1 if owner or _sign else 0
         runs += block(z.label, LABEL, p.x, p.y + lines * LABEL.line, p.w,
                       max_lines=LABEL_LINES - lines, min_scale=1.0)
         if words := _foot_words(z):
@@ -232,6 +234,32 @@ def diagram_runs(g) -> list[Run]:
     return runs
 
 
+#: a hidden place's sign in its label (render/marks.py ``place_sign``): the radius of its
+#: disc (mm), as tall as the owner's capitals and a little more, and the room it takes on
+#: the owner's line with the space after it
+SIGN_R = 1.2
+SIGN_ROOM = 2 * SIGN_R + 0.8
+
+
+def _owner_line(p) -> tuple[list[Run], tuple[float, float] | None]:
+    """The first line of a place's label: the owner's name in bold, and for a hidden place
+    (``ZoneView.hidden``) the closed eye before it, the two centred together in the
+    column; returns the runs and the sign's centre (or None)."""
+    z = p.zone
+    runs = block(z.owner, OWNER, p.x, p.y, p.w, max_lines=1, min_scale=1.0) if z.owner else []
+    if not z.hidden:
+        return runs, None
+    f = OWNER.face
+    # the middle of the capitals of the first line, where its baseline is (or would be)
+    baseline = p.y + (OWNER.line - (f.ascent + f.descent) * OWNER.size) / 2 + f.ascent * OWNER.size
+    cy = baseline - 0.36 * OWNER.size
+    if not runs:
+        return [], (p.x + p.w / 2, cy)
+    shift = SIGN_ROOM / 2
+    runs = [replace(r, x=r.x + shift) for r in runs]
+    return runs, (runs[0].x - SIGN_ROOM + SIGN_R, cy)
+
+
 def diagram_art(g) -> Art:
     """A placed diagram (``present.Geometry``) as what ``stamp`` draws: the felt, the
     cards where they lie, the outline of each empty place, the marks and the words."""
@@ -239,6 +267,16 @@ def diagram_art(g) -> Art:
     for p in g.zones:
         for c, x, y in p.cards:
             art.cards.append((c.code, x, y, g.card, g.card_h))
+        if p.zone.hidden and p.cards:
+            # a place the table may not look into: its cards on a grey ground, the closed
+            # eye before the owner's name
+            art.grounds.append(place_ground(
+                min(x for _, x, _ in p.cards), min(y for _, _, y in p.cards),
+                max(x for _, x, _ in p.cards) + g.card, max(y for _, _, y in p.cards) + g.card_h,
+                g.card / 10))
+            _, at = _owner_line(p)
+            art.signs += [sh for sh in place_sign(p.zone.hidden, *at, SIGN_R)
+                          if isinstance(sh, SignPath)]
         # a card is marked where it shows: a fan's next card covers all but its left
         # strip, a stack's all but its top strip, so the marks go round that part
         fan, stack = p.zone.style == "fan", p.zone.style == "stack"
@@ -393,7 +431,8 @@ def example_height(e, text_width: float, max_cols: int = 14) -> float:
     h = 14 + _height(_paras(e.intro), BODY, MEASURE) + _height(
         [" ".join(line for _, line in e.rules)], META, META_MEASURE)
     d = step_layout(e.setup, text_width, max_cols)
-    setup = 4.5 + _state_height(e.setup_state, min(text_width - d.width - 4 if d.side else text_width, MEASURE))
+    col = min(text_width - d.width - 4 if d.side else text_width, MEASURE)
+    setup = 4.5 + _key_height(e.setup, col) + _state_height(e.setup_state, col)
     h += (max(d.height, setup) if d.side else d.height + 1.5 + setup) + 4
     return h + sum(_step_height(s, text_width, max_cols) for s in e.steps) + _height(
         _paras(e.outro), BODY, MEASURE)

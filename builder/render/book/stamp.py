@@ -5,7 +5,8 @@ which carries the diagram's description as its alternative text (so the tag tree
 described figure for every step). This module then draws the diagrams themselves into the
 written PDF, with pikepdf, at the places WeasyPrint gave those pictures:
 
-- the felt (a rounded rectangle), the dashed outline of each empty place;
+- the felt (a rounded rectangle), the dashed outline of each empty place, the grey ground
+  under the cards of a place the table may not look into;
 - the cards: vector pictures drawn once per build from the card art, one page each
   (``CardForms``), copied into a book once as a form and shown wherever they lie;
 - the words (whose place, what it is, how many cards it holds), set by ``glyphs.py``, as
@@ -56,6 +57,9 @@ class Art:
     signs: list[SignPath] = field(default_factory=list)
     """the marks' shapes over the cards (``render/marks.py``: outlines, veils, signs),
     drawn in order after every card; their labels are among the ``runs``"""
+    grounds: list[SignPath] = field(default_factory=list)
+    """the grounds drawn on the felt under the cards (a hidden place's grey panel,
+    ``render/marks.py`` ``ground``)"""
 
 
 @dataclass
@@ -202,6 +206,8 @@ class _Writer:
         ops = ["q", f"{s:.6f} 0 0 {-s:.6f} {ox:.3f} {oy:.3f} cm"]  # millimetres, y down
         ops += [f"{_rgb(art.felt)} rg {_rgb(art.edge)} RG 0.18 w",
                 _rounded(0.09, 0.09, art.width - 0.18, art.height - 0.18, 2) + " B"]
+        for sign in art.grounds:
+            ops.append(self.sign(sign))
         for code, x, y, w, h in art.cards:
             name = self.card(code)
             cards_used.add(name)

@@ -486,6 +486,8 @@ def describe(d, lead: str) -> str:
             if z is None:
                 continue
             name = f"{z.owner}'s {z.label.lower()}" if z.owner else z.label
+            if z.seen:
+                name += f" ({z.seen})"
             if z.style == "pile" and z.count is not None:
                 what = f"{z.count} card{'s' if z.count != 1 else ''}"
             elif z.cards:

@@ -144,8 +144,9 @@ def test_the_winning_and_killed_cards_are_marked_apart_from_the_moved(views):
     # Ultimate, first example, step 1: the bid KC beats AS and takes the pot
     assert _marked(views["ultimate"].examples[0].steps[0])["won"] == {"KC"}
     # the kinds in the key's fixed order: moved, then the shared kinds as MARK_KINDS
-    # lists them
-    assert views["battle"].examples[0].steps[0].diagram.marks == ["moved", "won", "killed"]
+    # lists them, then the hidden places' signs (Battle's hands, seen by their owners)
+    assert views["battle"].examples[0].steps[0].diagram.marks == ["moved", "won", "killed",
+                                                                 "owner-only"]
 
 
 def test_the_mark_key_says_what_each_mark_means_in_book_and_site(views):
@@ -161,17 +162,22 @@ def test_the_mark_key_says_what_each_mark_means_in_book_and_site(views):
 
     said = " ".join(Markup(book).striptags().split())
     assert said == ("Drawn at the reveal, before the step resolves. moves when the step "
-                    "resolves; won the step; out of the game."), said
+                    "resolves; won the step; out of the game; seen by its owner only."), said
     for sign in ('alt="dashed red outline"', 'alt="double green outline with a star"',
-                 'alt="faded, with a cross"'):
+                 'alt="faded, with a cross"', 'alt="closed eye"'):
         assert sign in book, book
     site = env.from_string('{% from "site/_table.html.j2" import table %}'
                            '{{ table(d, "t") }}').render(d=step.diagram)
     assert 'mark-won' in site and 'mark-killed' in site and 'class="table-key"' in site
     assert 'aria-label="faded, with a cross"' in site
     assert "Drawn at the reveal" in site
-    # a diagram that shows the table as it lies, with nothing marked, says nothing
-    plain = views["battle"].examples[0].setup
+    # a diagram that shows the table as it lies, with no card marked, says only what
+    # its hidden places are (the hands); with none, nothing
+    setup = views["battle"].examples[0].setup
+    key = env.from_string('{% from "shared/_diagram.html.j2" import mark_key %}'
+                          '{{ mark_key(d) }}').render(d=setup)
+    assert " ".join(Markup(key).striptags().split()) == "seen by its owner only."
+    plain = views["peace"].examples[0].setup
     assert env.from_string('{% from "shared/_diagram.html.j2" import mark_key %}'
                            '{{ mark_key(d) }}').render(d=plain).strip() == ""
 
