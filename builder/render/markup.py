@@ -126,29 +126,42 @@ def smart(text: str) -> str:
     return _words(_quotes(text or ""))
 
 
-def card_sign(rank: str, suit: str) -> Markup:
-    """A card as a player names it: rank and suit sign, the suit in its colour."""
+def card_sign(rank: str, suit: str, unseen: str = "") -> Markup:
+    """A card as a player names it: rank and suit sign, the suit in its colour.
+
+    ``unseen``: who may see the card, when the table has not ("seen by Blue only"): the
+    sign is then set apart (class ``card-unseen``: the book and the site set it in
+    italic, grey, with a dotted underline), its title says so, and so does a note that
+    only a screen reader reads (``unseen-note``: hidden on the page, left out of print)."""
     colour = "red" if suit in "DH" else "black"
     style = f' style="color: {RED_SUIT}"' if suit in "DH" else ""
-    return Markup('<span class="card-sign suit-{}" title="{}">{}<span class="suit"{}>{}</span></span>').format(
-        colour, _name(rank, suit), rank, Markup(style), SUIT_SIGNS[suit])
+    if not unseen:
+        return Markup('<span class="card-sign suit-{}" title="{}">{}<span class="suit"{}>{}</span></span>').format(
+            colour, _name(rank, suit), rank, Markup(style), SUIT_SIGNS[suit])
+    said = f"not seen by the table: {unseen}"
+    return Markup('<span class="card-sign card-unseen suit-{}" title="{}, {}">{}<span class="suit"{}>{}</span>'
+                  '<span class="unseen-note"> ({})</span></span>').format(
+        colour, _name(rank, suit), said, rank, Markup(style), SUIT_SIGNS[suit], said)
 
 
-def cards_in(text: str) -> Markup:
-    """Escaped text whose card codes are printed as cards (``card_sign``)."""
+def cards_in(text: str, unseen: "dict[str, str] | None" = None) -> Markup:
+    """Escaped text whose card codes are printed as cards (``card_sign``); a card of
+    ``unseen`` (code -> who may see it) set apart as one the table has not seen."""
     out, last = [], 0
+    unseen = unseen or {}
     for m in CARD_CODE.finditer(text):
         out.append(escape(text[last:m.start()]))
-        out.append(card_sign(m.group(1), m.group(2)))
+        out.append(card_sign(m.group(1), m.group(2), unseen.get(m.group(0), "")))
         last = m.end()
     out.append(escape(text[last:]))
     return Markup("").join(out)
 
 
-def prose(text: str) -> Markup:
+def prose(text: str, unseen: "dict[str, str] | None" = None) -> Markup:
     """A plain text for print and screen (engine narration, state lines, chance outcomes):
-    typeset (``smart``), escaped, its card codes printed as cards."""
-    return cards_in(smart(text))
+    typeset (``smart``), escaped, its card codes printed as cards; those of ``unseen``
+    (code -> "seen by Blue only"), which the table has not seen, set apart."""
+    return cards_in(smart(text), unseen)
 
 
 def signs_plain(text: str) -> str:

@@ -343,7 +343,10 @@ class Presenter:
         describe = _describer(g, rep.options)
         hook = getattr(g.gamedef, "marks", None) if g.gamedef is not None else None
         vocab = mk.Vocabulary.of(g.gamedef)
-        steps = [self.step(s, names, md, describe, hook, vocab) for s in rep.steps]
+        steps, before = [], rep.initial_table
+        for s in rep.steps:
+            steps.append(self.step(s, names, md, describe, hook, vocab, before=before))
+            before = s.after if s.after is not None else s.table
         for view, s in zip(steps, rep.steps):
             if s.refusal is not None and s.refusal[1] in index:
                 view.refused = (self.links.href(g.slug, s.refusal[1]), index[s.refusal[1]].label)
@@ -358,9 +361,15 @@ class Presenter:
 
     def step(self, s: StepRecord, names: dict[str, str], md: Markdown,
              describe: Callable | None = None, marks: Callable | None = None,
-             vocab: mk.Vocabulary | None = None) -> StepView:
+             vocab: mk.Vocabulary | None = None, before: list[Zone] | None = None) -> StepView:
+        """One step for the renderers. ``before``: the table before the step, for the
+        narration: a card it names that the table has not seen (``unseen_cards``: it lies
+        in a hidden place after the step and was shown face up in no open place) is set
+        apart, as the diagram draws the hidden place apart."""
         describe = describe or (lambda view, names: [(w, prose(t)) for w, t in state_strip(view, names)])
-        narration = [prose(e.narrate(names)) for e in s.events if e.text]
+        unseen = unseen_cards(s.after if s.after is not None else s.table,
+                              [before or [], s.table], names)
+        narration = [prose(e.narrate(names), unseen) for e in s.events if e.text]
         if s.refusal is not None:
             player, _rule, message = s.refusal
             tried = _fmt(s.decisions.get(player, ""))
@@ -460,6 +469,28 @@ def seen_words(hidden: str, owner: str) -> str:
     if hidden == mk.NO_ONE:
         return "seen by no one"
     return ""
+
+
+def unseen_cards(table: list[Zone], before: list[list[Zone]],
+                 names: dict[str, str]) -> dict[str, str]:
+    """The cards the table has not seen in a step, with who may see them ("seen by Blue
+    only"): those lying after the step in a place the table may not look into (``table``,
+    the table once the step has resolved) that neither the table before the step nor the
+    step's diagram (``before``: those tables) shows face up in a place everyone sees. A card played
+    from a hand, or one that goes back to a hand from the table, the table has seen."""
+    shown = {str(c) for zones in before for z in zones
+             if not z.secret() for c, up in z.cards if up}
+    out: dict[str, str] = {}
+    for z in table:
+        hidden = mk.PLACES.get(getattr(z, "seen_by", "everyone"), "")
+        if not hidden:
+            continue
+        owner = names.get(z.owner, z.owner or "") if z.owner else ""
+        for card, _up in z.cards:
+            code = str(card)
+            if code not in shown:
+                out.setdefault(code, seen_words(hidden, owner))
+    return out
 
 
 #: in a fan, each further card shows this much of the card before it (in card widths)

@@ -2,7 +2,8 @@
 keep the reader's all-seeing view (a hand drawn face up), but a place the table may not
 look into (``Zone.seen_by`` "owner" or "nobody") is drawn apart, once as a place: its
 cards on a grey ground, a closed eye before its owner's name (struck through for a place
-seen by no one), the key saying so, last.
+seen by no one), the key saying so, last; and the narration sets apart a card the table
+has not seen (one drawn into a hand unshown), with words saying who sees it.
 
 As in test_marks.py, the structures are read back from what the renderers produce (the
 book's art, its PDF drawn and rasterised, the site's HTML)."""
@@ -16,8 +17,10 @@ from pathlib import Path
 import pytest
 from markupsafe import Markup
 
-from builder.engine.core import Card, Zone
+from builder.check import StepRecord
+from builder.engine.core import Card, Event, Zone
 from builder.render import marks as mk
+from builder.render.markup import Markdown
 from builder.render.present import Links, Presenter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -270,9 +273,82 @@ def test_the_site_stylesheet_sets_the_hidden_ground_in_both_themes():
     assert "height: 1.3em" in sign
 
 
-def test_the_shipped_hands_are_hidden(report):
+# ---------------------------------------------------------------- the narration
+def step(events, before, at, after=None):
+    rec = StepRecord(index=1, kind="decision", decisions={}, what="", events=events, view={},
+                     table=at, comment="", expected=[], after=after)
+    return Presenter(links()).step(rec, NAMES, Markdown(lambda rid: None), before=before)
+
+
+UNSEEN = re.compile(r'<span class="card-sign card-unseen [^"]*" title="([^"]*)">(.*?)'
+                    r'<span class="unseen-note"> \(([^)]*)\)</span></span>')
+
+
+def test_the_narration_sets_apart_a_card_drawn_into_a_hidden_hand():
+    seven = Card.parse("7H")
+    before = table(hand=("4S",), stock=())
+    after = table(hand=("4S", "7H"))
+    view = step([Event("draw", "draw", "{p1} draws 7H.", "p1", (seven,))], before, after)
+    (line,) = view.narration
+    (title, shown, note), = UNSEEN.findall(str(line))
+    assert title == "seven of hearts, not seen by the table: seen by North only"
+    assert note == "not seen by the table: seen by North only"
+    assert shown.startswith("7<span class=\"suit\"")
+    assert Markup(line).striptags().startswith("North draws 7♥")
+    # the same draw into a hand everyone sees: a card like any other
+    (line,) = step([Event("draw", "draw", "{p1} draws 7H.", "p1", (seven,))],
+                   table(hand=("4S",), seen_by="everyone"), table(hand=("4S", "7H"), seen_by="everyone")).narration
+    assert "card-unseen" not in str(line) and 'class="card-sign suit-red"' in str(line)
+
+
+def test_the_narration_leaves_a_card_the_table_saw_as_it_is():
+    seven = Card.parse("7H")
+    play = lambda cs: Zone("p1.play", "Play", 1, 1, cards=cards(*cs), owner="p1")  # noqa: E731
+    # played face up from the hand: after the step it lies in the open
+    before = table(hand=("4S", "7H")) + [play([])]
+    after = table(hand=("4S",)) + [play(["7H"])]
+    (line,) = step([Event("play", "play", "{p1} plays 7H.", "p1", (seven,))], before, after).narration
+    assert "card-unseen" not in str(line) and "card-sign" in str(line)
+    # shown at the reveal, then back to the hand: the table saw it
+    at = table(hand=("4S",)) + [play(["7H"])]
+    back = table(hand=("4S", "7H")) + [play([])]
+    (line,) = step([Event("tie", "tie", "7H goes back to {p1}'s hand.", "p1", (seven,))],
+                   before, at, after=back).narration
+    assert "card-unseen" not in str(line)
+    # on the pile everyone sees before the step, then taken into the hand
+    pile_before = table(hand=("4S",))
+    pile_before[1] = Zone("pile", "Pile", 0, 1, cards=cards("7H"), count=1, style="pile")
+    (line,) = step([Event("take", "take", "{p1} takes 7H.", "p1", (seven,))],
+                   pile_before, table(hand=("4S", "7H"))).narration
+    assert "card-unseen" not in str(line)
+
+
+def test_the_narrations_words_stay_escaped():
+    names = {"p1": 'Bo "<b>"'}
+    rec = StepRecord(index=1, kind="decision", decisions={}, what="",
+                     events=[Event("draw", "draw", "{p1} draws 7H <script>.", "p1")], view={},
+                     table=table(hand=("7H",)), comment="", expected=[])
+    (line,) = Presenter(links()).step(rec, names, Markdown(lambda rid: None),
+                                      before=table(hand=())).narration
+    html = str(line)
+    assert "<script>" not in html and "<b>" not in html and "card-unseen" in html
+    assert 'seen by Bo &#34;&lt;b&gt;&#34; only"' in html
+
+
+def test_the_book_and_site_set_an_unseen_card_apart():
+    for path, note in (("templates/book/book.css", "display: none"),
+                       ("templates/site/site.css", "clip-path: inset(50%)")):
+        css = (ROOT / path).read_text()
+        rule = re.search(r"\.card-unseen \{([^}]*)\}", css).group(1)
+        assert "font-style: italic" in rule and "underline dotted" in rule and "var(--muted)" in rule
+        assert note in re.search(r"\.unseen-note \{([^}]*)\}", css).group(1), path
+
+
+def test_the_shipped_hands_are_hidden_and_their_played_cards_are_not(report):
     """In the shipped examples every hand of Battle, Battle Lines and Ultimate that shows a
-    card is drawn apart, and no other place."""
+    card is drawn apart; the narration names no card as unseen, since every card it names
+    the table sees (a reserve shown at the reveal and back to the hand, a tie's cards back
+    to their hands)."""
     hands = 0
     for gr in report.games:
         view = Presenter(links()).game(gr)
@@ -285,4 +361,6 @@ def test_the_shipped_hands_are_hidden(report):
                         hands += 1
                     elif not z.id.endswith(".hand"):
                         assert z.hidden == "", (gr.game.slug, z.id)
+            for s in ex.steps:
+                assert not any("card-unseen" in str(line) for line in s.narration), (ex.id, s.index)
     assert hands > 100
