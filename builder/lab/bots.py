@@ -23,6 +23,7 @@ import math
 import random
 from typing import Any, Callable
 
+from .. import faults
 from ..engine.core import GameDef, State, random_bot, redeal_in_place, restore
 from ..errors import WarbookError
 
@@ -172,24 +173,33 @@ def search_bot(gamedef: GameDef, rollouts: int = ROLLOUTS) -> Callable:
 
 
 def seat_view(gamedef: GameDef) -> Callable:
-    """The engine's heuristic as the lab plays it: where the state says where its unseen
-    cards lie (``State.piles()``), given only what its seat may see (those cards dealt again
-    in place at random before each decision, from a generator of its own so that the game's
-    luck is untouched, and put back after it), so a heuristic that peeks plays blind rather
-    than well. An engine with only a hand-written ``determinize`` is held to its seat by the
-    conformance kit's ``peek`` check instead, which ``check`` and ``build`` run before any
-    figure is made: a copy of the state per decision would cost the shipped books' figures
-    1.7 times the processor time for the same games (bench/seat_view.py, bench/lab.py). A
-    game that says nothing of who sees what gets the heuristic as it is."""
+    """The engine's heuristic as the lab plays it: given only what its seat may see (the
+    cards hidden from it dealt again at random before each decision, from a generator of
+    its own so that the game's luck is untouched), so a heuristic that peeks plays blind
+    rather than well. Where the state declares ``piles()`` the cards are dealt again in
+    place and put back after the decision; else on a copy, by the engine's
+    ``determinize``. warbook's own engines, which declare no ``piles()``, are played as
+    they are: their heuristics are held to their seats by the conformance kit's ``peek``
+    check (500 games an option set in the tests) and by hand-worked positions, and a copy
+    a decision would cost their books' figures 1.7 times the processor time for the same
+    games (bench/seat_view.py, bench/lab.py). A game that says nothing of who sees what
+    gets its heuristic as it is."""
     heuristic = gamedef.heuristic
-    if gamedef.determinize is not None or not gamedef.declares_piles():
+    determinize = gamedef.determinizer()
+    if determinize is None:
+        return heuristic
+    in_place = gamedef.determinize is None   # the generic redeal: piles() declared
+    if not in_place and not _designers(heuristic):
         return heuristic
 
     def bot(state: State, player: str, rng: random.Random) -> Any:
         node = state.node()
         if node is not None and node.kind == "decision" and node.choices[player].is_forced():
             return heuristic(state, player, rng)
-        saved = redeal_in_place(state, player, random.Random(state.steps))
+        luck = random.Random(state.steps)
+        if not in_place:
+            return heuristic(determinize(state, player, luck), player, rng)
+        saved = redeal_in_place(state, player, luck)
         try:
             return heuristic(state, player, rng)
         finally:
@@ -198,6 +208,13 @@ def seat_view(gamedef: GameDef) -> Callable:
     bot.__name__ = getattr(heuristic, "__name__", "heuristic")
     bot.__wrapped__ = heuristic  # type: ignore[attr-defined]
     return bot
+
+
+def _designers(fn: Callable) -> bool:
+    """Whether ``fn`` is a game's own code (a game folder's engine.py or a plugin's
+    package), not warbook's."""
+    code = getattr(getattr(fn, "__wrapped__", fn), "__code__", None)
+    return code is not None and faults.is_game_code(code.co_filename)
 
 
 def make_bot(name: str, gamedef: GameDef) -> Callable:

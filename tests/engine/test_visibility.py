@@ -131,3 +131,19 @@ def test_a_hidden_zone_piles_does_not_give_is_said(high_five):
     with pytest.raises(ValueError, match="zone 'p2.hand' is hidden from p1 .* piles\\(\\) does "
                                          "not give its cards"):
         redeal(state, "p1", random.Random(0))
+
+
+def test_a_designers_heuristic_is_played_from_its_seat_even_with_its_own_determinize(high_five):
+    """A designer's engine with a determinize of its own (no piles needed) gets the seat
+    view on a copy; warbook's own engines, held to their seats by the kit's peek check,
+    are played as they are (the figures' cost: bench/seat_view.py)."""
+    import dataclasses
+
+    from builder.engine.registry import find_engine
+    own = dataclasses.replace(high_five, determinize=redeal)
+    bot = seat_view(own)
+    assert bot.__wrapped__ is high_five.heuristic
+    state = own.new_game(own.resolve({}), random.Random(5))
+    assert bot(state, "p1", random.Random(0)) in state.hands["p1"]
+    battle = find_engine("battle")
+    assert battle.determinize is not None and seat_view(battle) is battle.heuristic
