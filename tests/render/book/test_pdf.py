@@ -311,7 +311,8 @@ def test_every_diagram_is_a_described_figure(built, report, slug):
     tables = [a for a in alts if a.startswith("The table")]
     assert len(tables) >= sum(1 + len(e.steps) for e in game.examples)
     first = tables[0]
-    zones = {"war": ["Deck:", "In play:"], "battle": ["Hand:", "Killed:"]}[slug]
+    # a hand says who sees it (it is drawn face up for the reader)
+    zones = {"war": ["Deck:", "In play:"], "battle": ["Hand (seen by Jet only):", "Killed:"]}[slug]
     assert all(z in first for z in zones), first
     assert first.endswith(".") and "cards" in first
 
