@@ -251,6 +251,9 @@ class GameView:
     numbers: Any = None
     #: the table ready to play, dealt by the engine (None without an engine)
     table: "Diagram | None" = None
+    #: an example draws a place the table may not look into (a hand) face up, marked as
+    #: hidden (``ZoneView.hidden``): the examples' lead says how
+    hidden: bool = False
 
 
 def rank_label(code: str) -> str:
@@ -312,6 +315,9 @@ class Presenter:
         view.table = self.opening_table(g)
         for i, rep in enumerate(gr.replays, start=1):
             view.examples.append(self.example(rep, i, md, index))
+        view.hidden = any(z is not None and z.hidden for e in view.examples
+                          for d in [e.setup, *(s.diagram for s in e.steps)]
+                          for row in d.rows for z in row)
         for t in g.glossary:
             view.glossary.append(TermView(
                 term=smart(t.term), anchor=self.links.anchor(slug, t.anchor), definition=md.block(t.definition),
