@@ -574,6 +574,9 @@ MARK_KINDS: dict[str, str] = {
 }
 #: the names of the first mark kinds, still read
 MARK_ALIASES = {"win": "won", "kill": "killed"}
+#: the kinds the diagrams mark of their own accord (a card that moves; a place the table
+#: cannot see into), which a game's own kinds may not take
+RENDERERS_KINDS = ("moved", "owner-only", "no-one")
 
 
 # --------------------------------------------------------------------------- table
@@ -960,11 +963,12 @@ class GameDef:
             if not isinstance(v, Option):
                 raise TypeError(f"GameDef options['{k}'] must be an Option, not "
                                 f"{type(v).__name__}")
-        clash = sorted(set(self.mark_kinds) & (set(MARK_KINDS) | set(MARK_ALIASES) | {"moved"}))
+        clash = sorted(set(self.mark_kinds) & (set(MARK_KINDS) | set(MARK_ALIASES)
+                                               | set(RENDERERS_KINDS)))
         if clash:
             raise TypeError(f"GameDef mark_kinds= redefines the shared mark kind "
-                            f"'{clash[0]}' (shared: {', '.join(MARK_KINDS)}; 'moved' is the "
-                            f"diagrams' own)")
+                            f"'{clash[0]}' (shared: {', '.join(MARK_KINDS)}; "
+                            f"{', '.join(RENDERERS_KINDS)} are the diagrams' own)")
         for name, fn in self.art.items():
             if not callable(fn):
                 raise TypeError(f"GameDef art['{name}'] must be a function of the art "

@@ -324,7 +324,7 @@ class UltimateState(State):
             zones.append(Zone(f"{p}.played", "Played card", row, 0, owner=p,
                               cards=[(self.on_table[p], True)] if self.on_table[p] else [],
                               style="stack"))
-            zones.append(Zone(f"{p}.hand", f"Hand ({SUIT_WORD[SUIT_OF[p]]}, seen by its owner)",
+            zones.append(Zone(f"{p}.hand", f"Hand ({SUIT_WORD[SUIT_OF[p]]})",
                               row, 1, owner=p, cards=[(c, True) for c in self.hands[p]],
                               style="fan", seen_by="owner"))
             zones.append(Zone(f"{p}.won", "Winnings", row, 2, owner=p,
