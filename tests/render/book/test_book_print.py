@@ -17,7 +17,6 @@ import pytest
 from builder.render.markup import Markdown, prose, smart
 from builder.render.present import Links, Presenter, players_text
 
-ROOT = Path(__file__).resolve().parents[3]
 CODE = re.compile(r"(?<![\w\-/.])(10|[2-9AJQK])[CDHS](?![\w\-/])")
 
 #: words a state line must never print: the engines' view keys and values as they are
@@ -119,20 +118,32 @@ SLUGS = ("war", "battle", "winning-the-battle")
 
 
 @pytest.fixture(scope="module")
-def books(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("i14-books")
+def books(built) -> Path:
+    """The rulebooks of the session's whole build (conftest.py): a ``--game`` build of one
+    of these games writes the same book (the same text, page for page), so these tests read
+    the session's copies instead of building the three games again. Read only: what a test
+    makes of them goes to its own tmp_path."""
     for slug in SLUGS:
-        subprocess.run([str(ROOT / ".venv/bin/warbook"), "build", "--game", slug, "--out", str(out)],
-                       check=True, capture_output=True, cwd=ROOT)
-    return out / "pdf"
+        assert (built / "pdf" / f"{slug}-rules.pdf").is_file(), slug
+    return built / "pdf"
 
 
-def _pages(pdf: Path):
+@pytest.fixture(scope="module")
+def plumbed(books):
+    """The three rulebooks opened once with pdfplumber, for the tests that read their
+    characters: a page keeps its characters once read (the slow part), so the second test
+    to read a page does not read it again. Closed when the module's tests are done."""
     import pdfplumber
 
-    with pdfplumber.open(pdf) as doc:
-        for page in doc.pages:
-            yield page, page.extract_text_lines(layout=False, strip=True)
+    docs = {slug: pdfplumber.open(books / f"{slug}-rules.pdf") for slug in SLUGS}
+    yield docs
+    for doc in docs.values():
+        doc.close()
+
+
+def _pages(doc):
+    for page in doc.pages:
+        yield page, page.extract_text_lines(layout=False, strip=True)
 
 
 @pytest.mark.slow
@@ -165,55 +176,57 @@ def _lines(page):
 
 @pytest.mark.slow
 @pytest.mark.build
-def test_rules_lines_are_at_most_80_characters(books):
+def test_rules_lines_are_at_most_80_characters(plumbed):
     """The rules (from the first section to the worked examples): no line over 80
     characters (one column of the page's width held about 120)."""
-    import pdfplumber
-
     for slug in SLUGS:
-        with pdfplumber.open(books / f"{slug}-rules.pdf") as doc:
-            for n, page in enumerate(doc.pages[2:], start=3):
-                # the rules end at the heading "Worked examples" (wherever on its page)
-                heads = [line["top"] for line in page.extract_text_lines(strip=True)
-                         if line["text"] == "Worked examples"]
-                if heads:
-                    page = page.crop((0, 0, page.width, heads[0]))
-                for line in _lines(page):
-                    assert len(line) <= 80, (slug, n, line)
-                if heads:
-                    break
+        for n, page in enumerate(plumbed[slug].pages[2:], start=3):
+            # the rules end at the heading "Worked examples" (wherever on its page)
+            heads = [line["top"] for line in page.extract_text_lines(strip=True)
+                     if line["text"] == "Worked examples"]
+            if heads:
+                page = page.crop((0, 0, page.width, heads[0]))
+            for line in _lines(page):
+                assert len(line) <= 80, (slug, n, line)
+            if heads:
+                break
 
 
 @pytest.mark.slow
 @pytest.mark.build
 def test_no_page_under_40_percent_full_but_the_last(books):
-    """Fill read from the rendered page: the lowest inked row of the text block."""
-    from PIL import Image
+    """Fill read from the rendered page (20 dpi, grey): the lowest inked row of the text
+    block. Rendered with PDFium (pypdfium2, as tests/render/book/test_stamp.py and the
+    component tests render): poppler's pdftoppm spends seconds on each contents page (its
+    leader dots are tiling patterns) for the same 166 x 234 pixels."""
+    import pypdfium2 as pdfium
 
     for slug in SLUGS:
-        pdf = books / f"{slug}-rules.pdf"
-        out = books / f"fill-{slug}"
-        subprocess.run(["pdftoppm", "-r", "20", "-gray", "-png", str(pdf), str(out)], check=True)
-        pngs = sorted(books.glob(f"fill-{slug}-*.png"))
-        for n, png in enumerate(pngs[:-1], start=1):
-            im = Image.open(png).convert("L")
-            w, h = im.size
-            mm = h / 297
-            top, bottom = int(19 * mm), int((297 - 21) * mm)
-            px = im.load()
-            last = max((y for y in range(top, bottom)
-                        if any(px[x, y] < 235 for x in range(int(15 * mm), w - int(15 * mm)))),
-                       default=top)
-            assert (last - top) / (bottom - top) >= 0.40, (slug, n)
+        pdf = pdfium.PdfDocument(str(books / f"{slug}-rules.pdf"))
+        try:
+            pages = len(pdf)
+            assert pages > 1, slug
+            for n in range(1, pages):  # every page but the last
+                im = pdf[n - 1].render(scale=20 / 72, grayscale=True).to_pil().convert("L")
+                w, h = im.size
+                mm = h / 297
+                top, bottom = int(19 * mm), int((297 - 21) * mm)
+                px = im.load()
+                last = max((y for y in range(top, bottom)
+                            if any(px[x, y] < 235 for x in range(int(15 * mm), w - int(15 * mm)))),
+                           default=top)
+                assert (last - top) / (bottom - top) >= 0.40, (slug, n)
+        finally:
+            pdf.close()
 
 
 @pytest.mark.slow
 @pytest.mark.build
-def test_no_hyphenation_in_cells_headings_and_covers(books):
+def test_no_hyphenation_in_cells_headings_and_covers(plumbed):
     """A word broken at a line end is a line ending in letter + hyphen whose next line goes
     on in lower case. Only the running text (EB Garamond at 10.6 pt) may break words."""
     for slug in SLUGS:
-        for n, (page, lines) in enumerate(_pages(books / f"{slug}-rules.pdf"), start=1):
+        for n, (page, lines) in enumerate(_pages(plumbed[slug]), start=1):
             for a, b in zip(lines, lines[1:]):
                 if not (re.search(r"[a-z]-$", a["text"]) and re.match(r"[a-z]", b["text"])):
                     continue
