@@ -26,45 +26,61 @@ def printed_size(ch) -> float:
     return (ch["x1"] - ch["x0"]) if abs(b) > abs(a) else (ch["bottom"] - ch["top"])
 
 
+# ---------------------------------------------------------------- the rulebooks read once
+@pytest.fixture(scope="module")
+def rulebook_pages(built) -> dict[str, list[dict]]:
+    """Each rulebook of the session's build read once with pdfplumber (reading a page's
+    characters is the slow part, and the two tests below read the same pages): per page,
+    its height, its text lines (text, bottom, the first character's font name and size)
+    and the characters of the diagrams' words (the '...-Outlines' Type 3 faces: the text
+    and the printed size). Each book is closed once read."""
+    import pdfplumber
+
+    books = {}
+    for slug in RULEBOOKS:
+        pages = []
+        with pdfplumber.open(built / "pdf" / f"{slug}-rules.pdf") as doc:
+            for page in doc.pages:
+                lines = [(line["text"], line["bottom"], line["chars"][0]["fontname"],
+                          line["chars"][0]["size"])
+                         for line in page.extract_text_lines(strip=True)]
+                diagram = [(ch["text"], printed_size(ch)) for ch in page.chars
+                           if ch["fontname"].endswith("-Outlines")]
+                pages.append({"height": page.height, "lines": lines, "diagram": diagram})
+        books[slug] = pages
+    return books
+
+
 # ---------------------------------------------------------------- headings kept with text
 @pytest.mark.slow
 @pytest.mark.build
-def test_no_section_heading_ends_a_page(built):
+def test_no_section_heading_ends_a_page(rulebook_pages):
     """The lowest line of a page's text block is never a section heading (Cabin Bold at
     15 pt) or a rule heading (11 pt): in the two-column rules a heading spanning the columns
     was left alone at the foot of the page (seven times in the shipped books before)."""
-    import pdfplumber
-
     foot = 20 / 25.4 * 72  # the page number's band, below the text block
-    for pdf in [built / "pdf" / f"{s}-rules.pdf" for s in RULEBOOKS]:
-        with pdfplumber.open(pdf) as doc:
-            for n, page in enumerate(doc.pages, start=1):
-                lines = [line for line in page.extract_text_lines(strip=True)
-                         if line["bottom"] < page.height - foot]
-                if not lines:
-                    continue
-                last = lines[-1]["chars"][0]
-                heading = "Cabin-Bold" in last["fontname"] and last["size"] >= 10.9
-                assert not heading, (pdf.name, n, lines[-1]["text"])
+    for slug in RULEBOOKS:
+        for n, page in enumerate(rulebook_pages[slug], start=1):
+            lines = [line for line in page["lines"] if line[1] < page["height"] - foot]
+            if not lines:
+                continue
+            text, _bottom, fontname, size = lines[-1]
+            heading = "Cabin-Bold" in fontname and size >= 10.9
+            assert not heading, (f"{slug}-rules.pdf", n, text)
 
 
 # ---------------------------------------------------------------- type sizes
 @pytest.mark.slow
 @pytest.mark.build
-def test_diagram_words_are_at_least_7_pt(built):
+def test_diagram_words_are_at_least_7_pt(rulebook_pages):
     """Every word of every diagram (set by stamp.py in the '...-Outlines' Type 3 faces) in
     every rulebook is printed at 7 pt or more."""
-    import pdfplumber
-
     for slug in RULEBOOKS:
         seen = 0
-        with pdfplumber.open(built / "pdf" / f"{slug}-rules.pdf") as doc:
-            for n, page in enumerate(doc.pages, start=1):
-                for ch in page.chars:
-                    if not ch["fontname"].endswith("-Outlines"):
-                        continue
-                    seen += 1
-                    assert printed_size(ch) >= 7.0 - 0.02, (slug, n, ch["text"], printed_size(ch))
+        for n, page in enumerate(rulebook_pages[slug], start=1):
+            for text, size in page["diagram"]:
+                seen += 1
+                assert size >= 7.0 - 0.02, (slug, n, text, size)
         assert seen > 100, slug  # the diagrams' words were found
 
 
