@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import shutil
@@ -27,6 +28,23 @@ def norm(text: str) -> str:
     # right single quote in print, on either side of the comparison
     text = text.replace("'", "\u2019")
     return " ".join(text.split())
+
+
+@functools.lru_cache(maxsize=None)
+def reader(path: Path) -> PdfReader:
+    """One reader per built PDF for the whole module: the tests only read them."""
+    return PdfReader(str(path))
+
+
+@functools.lru_cache(maxsize=None)
+def page_text(path: Path, index: int) -> str:
+    """The text of one page of a built PDF, extracted once (the slow part of reading a
+    book: several tests read the same pages)."""
+    return reader(path).pages[index].extract_text()
+
+
+def page_texts(path: Path) -> list[str]:
+    return [page_text(path, i) for i in range(len(reader(path).pages))]
 
 
 def outline(reader: PdfReader):
@@ -58,7 +76,7 @@ def expected_bookmarks(game) -> list[str]:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_rulebook_structure(built, report, slug):
     path = built / "pdf" / f"{slug}-rules.pdf"
-    r = PdfReader(str(path))
+    r = reader(path)
     game = report.content.game(slug)
     # A4 by default
     box = r.pages[0].mediabox
@@ -70,22 +88,24 @@ def test_rulebook_structure(built, report, slug):
     meta = r.metadata
     assert game.title in meta.title and meta.author and meta.subject and meta.keywords
     # every example's title is printed
-    text = norm(" ".join(p.extract_text() for p in r.pages))
+    texts = page_texts(path)
+    text = norm(" ".join(texts))
     for ex in game.examples:
         assert norm(ex.title) in text, ex.title
     # the quick reference is the last page
-    assert norm(f"Quick reference: {game.title}") in norm(r.pages[-1].extract_text())
+    assert norm(f"Quick reference: {game.title}") in norm(texts[-1])
 
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_contents_page_numbers_are_right(built, slug):
-    r = PdfReader(str(built / "pdf" / f"{slug}-rules.pdf"))
+    path = built / "pdf" / f"{slug}-rules.pdf"
+    r = reader(path)
     landed = {t: page + 1 for _, t, page in outline(r)}  # folio = page index + 1
     # the quick reference's bookmark names the game ("Quick reference: War"); its contents
     # entry does not
     landed.update({t.split(":")[0]: p for t, p in list(landed.items())
                    if t.startswith("Quick reference:")})
-    toc = r.pages[1].extract_text()
+    toc = page_text(path, 1)
     assert toc.startswith("Contents")
     assert re.search(r"^Quick reference\s+\d+\s*$", toc, re.M), "the contents runs over its page"
     # the leader dots are a drawn rule, not text: an entry reads "title page"
@@ -105,7 +125,8 @@ def test_contents_page_numbers_are_right(built, slug):
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_cross_reference_pages_are_right(built, report, slug):
-    r = PdfReader(str(built / "pdf" / f"{slug}-rules.pdf"))
+    path = built / "pdf" / f"{slug}-rules.pdf"
+    r = reader(path)
     game = report.content.game(slug)
     landed = {t: page + 1 for _, t, page in outline(r)}
     by_number = {}
@@ -113,7 +134,7 @@ def test_cross_reference_pages_are_right(built, report, slug):
         for rule in top.walk():
             by_number[rule.number.rstrip(".")] = rule
     checked = 0
-    pages = [norm(p.extract_text()) for p in r.pages]
+    pages = [norm(t) for t in page_texts(path)]
     # every page-number placeholder was filled in (render/book/pagerefs.py)
     assert not [i for i, t in enumerate(pages, 1) if re.search(r"p\. ?00\b", t)]
     for top in game.rules:
@@ -169,7 +190,7 @@ def pdf_fonts(r: PdfReader) -> dict[str, bool]:
 
 @pytest.mark.parametrize("name", [f"{s}-rules.pdf" for s in SLUGS] + ["compendium.pdf"])
 def test_fonts_embedded_and_chosen(built, name):
-    fonts = pdf_fonts(PdfReader(str(built / "pdf" / name)))
+    fonts = pdf_fonts(reader(built / "pdf" / name))
     assert fonts and all(fonts.values()), fonts
     names = {re.sub(r"^/?[A-Z]{6}\+", "", n) for n in fonts}
     # Warbook-Signs: the suits and arrows (DejaVu Sans, named and embedded on purpose);
@@ -179,20 +200,21 @@ def test_fonts_embedded_and_chosen(built, name):
 
 
 def test_compendium(built, report):
-    r = PdfReader(str(built / "pdf" / "compendium.pdf"))
+    path = built / "pdf" / "compendium.pdf"
+    r = reader(path)
     marks = outline(r)
     top = [t for d, t, _ in marks if d == 0]
     for g in report.content.games:
         assert g.title in top
     assert "Introduction" in top and "The games side by side" in top
-    text = norm(" ".join(p.extract_text() for p in r.pages[:8]))  # the table runs on
+    text = norm(" ".join(page_text(path, i) for i in range(8)))  # the table runs on
     assert "The games side by side" in text
     for g in report.content.games:
         assert norm(g.compare["win"]) in text
     # the contents' part page numbers are the folios printed on the parts
     labels = r.page_labels
     titles = {g.title for g in report.content.games}
-    toc_pages = [t for t in (p.extract_text() for p in r.pages[1:5]) if "Golden rules" in t]
+    toc_pages = [t for t in (page_text(path, i) for i in range(1, 5)) if "Golden rules" in t]
     toc_lines = "\n".join(toc_pages).splitlines()
     found = 0
     current = None
@@ -218,7 +240,7 @@ def test_compendium(built, report):
     assert labels[0] == "i"
     # the front matter's printed folios are its page labels: i, ii, iii ...
     for i in range(1, 4):
-        assert r.pages[i].extract_text().split()[-1] == labels[i], i
+        assert page_text(path, i).split()[-1] == labels[i], i
     meta = r.metadata
     assert meta.title and meta.author and meta.subject and meta.keywords
 
