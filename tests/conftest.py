@@ -46,6 +46,37 @@ def report():
     return rep
 
 
+def shared_output(tmp_path_factory, worker_id, name: str, make) -> Path:
+    """The folder ``output`` that ``make(folder)`` fills (it writes ``folder / "output"``),
+    made once per test session: the workers of ``-n 2`` share it (the first to need it
+    makes it, holding a lock the other waits on). Its users only read it (or copy it)."""
+    import fcntl
+
+    if worker_id == "master":  # no workers: this session's own folder
+        folder = tmp_path_factory.mktemp(name)
+        make(folder)
+        return folder / "output"
+    shared = tmp_path_factory.getbasetemp().parent / f"shared-{name}"  # this session's workers'
+    with open(shared.parent / f"shared-{name}.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        done = shared / "built"
+        if not done.exists():
+            shutil.rmtree(shared, ignore_errors=True)
+            shared.mkdir()
+            make(shared)
+            done.write_text("ok\n")
+    return shared / "output"
+
+
+def build_into(*args: str):
+    """``make`` for ``shared_output``: ``warbook build ARGS --out FOLDER/output``, which
+    must succeed."""
+    def make(folder: Path) -> None:
+        proc = run_warbook("build", *args, "--out", str(folder / "output"))
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    return make
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory, worker_id) -> Path:
     """The output folder of a full build of the shipped content (A4), made once per test
@@ -55,27 +86,36 @@ def built(tmp_path_factory, worker_id) -> Path:
 
     For quick local runs only, WARBOOK_TEST_OUTPUT may name an existing build to reuse;
     CI never sets it, so there the build always runs."""
-    import fcntl
-
     reuse = os.environ.get("WARBOOK_TEST_OUTPUT")
     if reuse:
         return Path(reuse)
-    if worker_id == "master":  # no workers: this session's own folder
-        out = tmp_path_factory.mktemp("build") / "output"
-        proc = run_warbook("build", "--out", str(out))
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        return out
-    shared = tmp_path_factory.getbasetemp().parent / "shared-build"  # this session's workers'
-    with open(shared.parent / "shared-build.lock", "w") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        out, done = shared / "output", shared / "built"
-        if not done.exists():
-            shutil.rmtree(shared, ignore_errors=True)
-            shared.mkdir()
-            proc = run_warbook("build", "--out", str(out))
-            assert proc.returncode == 0, proc.stdout + proc.stderr
-            done.write_text("ok\n")
-    return out
+    return shared_output(tmp_path_factory, worker_id, "build", build_into())
+
+
+@pytest.fixture(scope="session")
+def war_letter(tmp_path_factory, worker_id) -> Path:
+    """The output of ``warbook build --game war --paper letter`` of the shipped content, made
+    once per session and shared by the workers (tests/render/book/test_pdf.py and
+    tests/build/test_publish.py both need that very build). Read only."""
+    return shared_output(tmp_path_factory, worker_id, "war-letter",
+                         build_into("--game", "war", "--paper", "letter"))
+
+
+@pytest.fixture(scope="session")
+def war_alone(tmp_path_factory, worker_id) -> tuple[Path, Path]:
+    """(content, output): a content folder holding War alone (the shipped game's folder and
+    an index naming it) and a whole build of it (A4), made once per session and shared by
+    the workers: the previous good output that tests/security/test_attacks.py's attacks
+    and tests/render/book/test_pdf.py's broken example start from. Read only: copy
+    them to change them."""
+    def make(folder: Path) -> None:
+        content = folder / "content"
+        shutil.copytree(ROOT / "content" / "war", content / "war")
+        (content / "index.yaml").write_text("games: [war]\n")
+        build_into("--content", str(content))(folder)
+
+    out = shared_output(tmp_path_factory, worker_id, "war-alone", make)
+    return out.parent / "content", out
 
 
 #: fixtures whose tests are slow by nature: a real build, or a browser

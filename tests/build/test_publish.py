@@ -171,15 +171,19 @@ def build(out: Path, paper: str, kill_at: str | None = None, kill_after: float |
 
 @pytest.mark.slow
 @pytest.mark.build
-def test_killed_real_builds(tmp_path: Path):
+def test_killed_real_builds(tmp_path: Path, war_letter: Path):
     """Builds of one game killed at the named points of publication and at random
     moments, each from a whole build on one paper to a build on the other (A4 and Letter
     in turn). After each kill the output is the whole previous build (every file's bytes
     as before) or the whole new one (the new paper's file names, and not one file left
     from the previous build: a --game build on another paper rewrites every file); the next
-    build leaves nothing behind, and is the previous build of the next kill."""
-    ref = tmp_path / "reference"
-    assert build(ref, "letter") == 0
+    build leaves nothing behind, and is the previous build of the next kill.
+
+    The Letter file names come from a reference build of the same game on Letter: the
+    session's shared ``build --game war --paper letter`` (conftest.py), the command
+    ``build(ref, "letter")`` runs, which test_pdf.py needs too."""
+    ref = war_letter
+    assert (ref / "pdf" / "war-rules.pdf").is_file()
     out = tmp_path / "output"
     assert build(out, "a4") == 0
     names = {"letter": set(files(ref)), "a4": set(files(out))}

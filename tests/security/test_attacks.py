@@ -42,7 +42,6 @@ from attack_kit import (
     first_error,
     kill_group,
     remount_read_only,
-    run,
     small_content,
     snapshot,
     start,
@@ -57,14 +56,15 @@ BOOK = (ROOT / "templates" / "book" / "book.html.j2").read_text().split("\n")
 
 # --------------------------------------------------------------------------- fixtures
 @pytest.fixture(scope="module")
-def good(tmp_path_factory):
-    """One small content folder and a good build of it: the previous output every attack
-    starts from (copied into each arena)."""
-    base = tmp_path_factory.mktemp("good")
-    content = small_content(base / "content", GAME)
-    res = run(("build", "--content", "content", "--out", "output"), base, guard=600)
-    assert res.returncode == 0, res.summary()
-    return content, base / "output"
+def good(war_alone):
+    """One small content folder (War alone, as ``small_content`` makes it) and a good build
+    of it: the previous output every attack starts from (copied into each arena). The
+    session's shared build of that content (conftest.py), which test_pdf.py starts from
+    too: one build fewer."""
+    content, output = war_alone
+    assert GAME == "war" and (output / "pdf" / "war-rules.pdf").is_file()
+    assert sorted(p.name for p in content.iterdir()) == ["index.yaml", "war"]
+    return content, output
 
 
 @pytest.fixture

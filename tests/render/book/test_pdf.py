@@ -339,11 +339,10 @@ def test_every_diagram_is_a_described_figure(built, report, slug):
     assert first.endswith(".") and "cards" in first
 
 
-def test_letter_paper(tmp_path):
-    out = tmp_path / "out"
-    proc = run_warbook("build", "--game", "war", "--paper", "letter", "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
-    r = PdfReader(str(out / "pdf" / "war-rules.pdf"))
+def test_letter_paper(war_letter):
+    """``build --game war --paper letter`` (the session's shared build of it, conftest.py:
+    test_publish.py needs the same one)."""
+    r = PdfReader(str(war_letter / "pdf" / "war-rules.pdf"))
     box = r.pages[0].mediabox
     assert (round(float(box.width), 2), round(float(box.height), 2)) == LETTER
 
@@ -353,14 +352,15 @@ def digest(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_broken_example_stops_the_build_and_keeps_the_old_output(tmp_path):
+def test_broken_example_stops_the_build_and_keeps_the_old_output(tmp_path, war_alone):
+    """The old output: a good build of War alone (the session's shared build of that
+    content, conftest.py, copied with its files' times, and the content beside it
+    copied)."""
     content = tmp_path / "content"
-    content.mkdir()
-    shutil.copytree(ROOT / "content" / "war", content / "war")
-    (content / "index.yaml").write_text("games: [war]\n")
+    shutil.copytree(war_alone[0], content)
+    assert (content / "index.yaml").read_text() == "games: [war]\n"
     out = tmp_path / "out"
-    proc = run_warbook("build", "--content", str(content), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    shutil.copytree(war_alone[1], out, symlinks=True)
     before = digest(out)
     assert "pdf/war-rules.pdf" in before
     ex = content / "war" / "examples" / "02-one-war.yaml"
