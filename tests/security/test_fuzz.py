@@ -353,12 +353,17 @@ def mutated_content(seed: int, tmp: Path) -> tuple[Path, Path, str]:
     return root, mutated, f"seed {seed}: {mutate.__name__} on {mutated.relative_to(root)}"
 
 
-def run_mutation(seed: int) -> str:
+def run_mutation(seed: int, seen: dict | None = None) -> tuple[str, bool]:
     """Apply mutation ``seed`` to a fresh copy and check the properties; returns what it did
-    (for the failure message)."""
+    (for the failure message) and whether the check accepted it. ``seen``, if given, is
+    told as soon as they are known: the mutated file (``"mutated"``, relative to the content
+    folder) and whether the check accepted it (``"ok"``), even when a property fails
+    after."""
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         root, mutated, what = mutated_content(seed, tmp)
+        if seen is not None:
+            seen["mutated"] = mutated.relative_to(root)
         old_dir = os.getcwd()
         os.chdir(tmp)
         old = signal.signal(signal.SIGALRM, _alarm)
@@ -366,6 +371,8 @@ def run_mutation(seed: int) -> str:
         try:
             report = run_check(Path("content"))
             errors = report.diagnostics.errors
+            if seen is not None:
+                seen["ok"] = report.ok
             if report.ok:
                 assert_harmless(report, tmp)
         except Hang:
@@ -404,37 +411,60 @@ def test_a_mutation_sample(seed: int):
     run_mutation(seed)
 
 
-@pytest.mark.slow
-def test_three_hundred_mutations():
-    failures = []
-    for seed in range(1000, 1300):
+#: the slow run's seeds
+SLOW_SEEDS = range(1000, 1300)
+
+
+@pytest.fixture(scope="module")
+def slow_run() -> dict[int, dict]:
+    """The slow run's 300 mutations, each run once: seed -> what ``run_mutation`` saw (the
+    mutated file, whether the check accepted it) and ``"failure"``, the first line of the
+    property that failed (None when all held). test_three_hundred_mutations judges them;
+    test_accepted_mutations_really_build takes the accepted ones from here instead of
+    making and checking the same mutations a second time."""
+    runs = {}
+    for seed in SLOW_SEEDS:
+        seen: dict = {"failure": None}
         try:
-            run_mutation(seed)
+            run_mutation(seed, seen)
         except AssertionError as e:
-            failures.append(str(e).splitlines()[0])
+            seen["failure"] = str(e).splitlines()[0]
+        runs[seed] = seen
+    return runs
+
+
+@pytest.mark.slow
+def test_three_hundred_mutations(slow_run):
+    assert len(slow_run) == 300
+    failures = [run["failure"] for run in slow_run.values() if run["failure"] is not None]
     assert not failures, f"{len(failures)} of 300 mutations:\n" + "\n".join(failures)
 
 
 @pytest.mark.slow
 @pytest.mark.build
-def test_accepted_mutations_really_build(tmp_path: Path):
+def test_accepted_mutations_really_build(tmp_path: Path, slow_run):
     """The first accepted mutations of a game.yaml (the file the build reads most from) in
     the slow run's seeds go through a real ``warbook build`` of their game: PDFs, sheets,
-    PNGs; exit status 0 and no traceback."""
+    PNGs; exit status 0 and no traceback. Which mutations the check accepts is read from
+    the slow run (each mutation was checked there)."""
     import subprocess
     import sys
 
     built = 0
-    for seed in range(1000, 1300):
+    for seed in SLOW_SEEDS:
         if built == 2:
             break
-        folder = tmp_path / str(seed)
-        root, mutated, what = mutated_content(seed, folder)
+        run = slow_run[seed]
         # a game.yaml itself (not an example whose name ends in "game.yaml"); whether the
         # mutation is harmless to check is test_three_hundred_mutations' to say
-        if mutated.name != "game.yaml" or not run_check(root).ok:
-            shutil.rmtree(folder)
+        if run["mutated"].name != "game.yaml":
             continue
+        assert "ok" in run, f"the check did not return on seed {seed}: {run['failure']}"
+        if not run["ok"]:
+            continue
+        folder = tmp_path / str(seed)
+        root, mutated, what = mutated_content(seed, folder)
+        assert mutated.relative_to(root) == run["mutated"], what
         slug = mutated.relative_to(root).parts[0]
         proc = subprocess.run([sys.executable, "-m", "builder", "build", "--content", str(root),
                                "--out", str(folder / "out"), "--game", slug],
