@@ -79,7 +79,8 @@ GROUPS = [
           ["-m", "not slow and not browser"]),
     Group("build", ["builder/build/*.py"],
           ["tests/build/test_forked.py", "tests/build/test_build_failures.py",
-           "tests/build/test_publish.py", "tests/build/test_build_whole.py"], KILLED_REAL_BUILDS),
+           "tests/build/test_publish.py", "tests/build/test_build_whole.py",
+           "tests/build/test_products.py"], KILLED_REAL_BUILDS),
     Group("engines", ["builder/engine/*.py"], ["tests/"], ["-m", "not slow and not browser"],
           target=0.85, sample=200),
     # the sheets' geometry read back from PDFs rendered in-process (test_components.py's

@@ -52,7 +52,7 @@ class Forked:
             self.process.join()
             self._done = True
             code = self.process.exitcode
-            if code != 0 or sent is None:
+            if code != 0 or sent is None or sent[0] != "result":
                 if sent is not None and sent[0] == "located":
                     raise BuildError(sent[1], located=True)
                 if sent is not None and sent[0] in ("error", "internal"):

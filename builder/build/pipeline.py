@@ -93,9 +93,7 @@ def render_into(report: Report, settings: Settings, *, game: str | None, reuse: 
     keys = {p: key_of(p, inputs) for p in parts if not product_of(p).late}
     reused = {p for p in keys if reuse and old.intact(p, keys[p], out)}
     if game is not None or site_only:  # carried over as they are, keys and all
-        for p, entry in old.units.items():
-            if p not in keys and old.intact(p, entry.get("key"), out):
-                new.units[p] = entry
+        new.units.update(kept_as_they_are(old, keys, out))
     from ..lab.figures import FiguresError, book_figures
 
     try:
@@ -109,8 +107,7 @@ def render_into(report: Report, settings: Settings, *, game: str | None, reuse: 
               reused=reused)
     try:
         job.pdf_dir.mkdir()
-        carried = [p for p in parts if p in reused] + [p for p in new.units
-                                                       if p not in parts and p != "site"]
+        carried = linked_over(parts, reused, new.units)
         for p in carried:
             inc.link_into(out, staging, (old.units[p].get("files") or {}).keys())
         job.todo = {product.name: [p for p in parts if product_of(p) is product
@@ -145,6 +142,21 @@ def render_into(report: Report, settings: Settings, *, game: str | None, reuse: 
     log.info(f"built {', '.join(rebuilt) or 'nothing'} into {out} "
              f"({total} files in place) in {time.perf_counter() - t0:.1f} s")
     return 0
+
+
+def kept_as_they_are(old: "inc.Manifest", keys: dict, out: Path) -> dict:
+    """The previous build's parts that a partial build (``build --game``, the site alone)
+    does not make, still whole in ``out``: they stay in the new manifest as they were."""
+    return {p: entry for p, entry in old.units.items()
+            if p not in keys and old.intact(p, entry.get("key"), out)}
+
+
+def linked_over(parts: list[str], reused: set[str], units: dict) -> list[str]:
+    """The parts whose files are linked from the previous output into the staging folder:
+    this build's parts whose inputs did not change, and the parts it does not make but
+    keeps (``units``: the new manifest so far), linked before any product is made: the
+    website ships the PDFs it finds beside it in the staging folder."""
+    return [p for p in parts if p in reused] + [p for p in units if p not in parts]
 
 
 def up_to_date(settings: Settings) -> int | None:

@@ -162,6 +162,7 @@ def check_the_compendium_carries_the_contents_logo_and_templates(built):
     words = " ".join(p.extract_text() or "" for p in book.pages)
     assert OWN_LINE not in words
     assert BOOK_LINE in " ".join(words.split())      # the rulebook's own template, too
+    assert "By the numbers" in words     # the figures stage's figures reach the rulebooks
 
 
 def check_the_next_build_finds_nothing_to_do(built):
@@ -204,7 +205,11 @@ def test_a_game_build_into_the_output_keeps_the_other_game_whole(built, tmp_path
     report = run_check(content)
     peace_before = (out / "pdf" / "peace-rules.pdf").stat()
     war_before = (out / "pdf" / "war-rules.pdf").stat()
+    kept = {p: p.stat().st_ino for p in [out / "pdf" / "compendium.pdf",
+                                         *(out / "pdf").glob("pnp-deck*.pdf")]}
     assert build(report, letter(content, out), game="war", reuse=False) == 0
+    # the parts a game build does not make are carried over as they are
+    assert {p: p.stat().st_ino for p in kept} == kept and len(kept) >= 2
     peace = (out / "pdf" / "peace-rules.pdf").stat()
     assert (peace.st_ino, peace.st_mtime_ns) == (peace_before.st_ino, peace_before.st_mtime_ns)
     war = (out / "pdf" / "war-rules.pdf").stat()
@@ -251,6 +256,45 @@ def test_a_build_with_nothing_changed_carries_every_part_over(built, tmp_path):
     text = " ".join(p.extract_text() or "" for p in PdfReader(compendium).pages)
     assert "with its only rule reversed" in text.replace("\n", " ")
     assert pages(compendium) == pages(first / "pdf" / "compendium.pdf")
+
+
+def test_a_game_build_keeps_the_other_parts_in_its_manifest(built, tmp_path):
+    """A game build (reusing what it can) keeps the parts it does not make in the manifest,
+    as they were, so a whole build right after it finds nothing to do."""
+    import os
+
+    content, first, _, _ = built
+    out = tmp_path / "output"
+    shutil.copytree(first, out, copy_function=os.link)
+    units = json.loads((first / MANIFEST).read_text())["units"]
+    assert build(run_check(content), letter(content, out), game="peace") == 0
+    after = json.loads((out / MANIFEST).read_text())["units"]
+    for part in ("compendium", "deck", "book:war", "components:war"):
+        assert after[part] == units[part], part
+    assert up_to_date(letter(content, out)) is not None
+    # the website, rendered again, still ships the PDFs the game build did not make
+    for name in ("compendium.pdf", "war-rules.pdf"):
+        assert (out / "site" / "pdf" / name).stat().st_ino == (out / "pdf" / name).stat().st_ino
+
+
+def test_the_rulebooks_alone_are_bound_into_a_compendium(built, tmp_path):
+    """``render_pdfs``, the rulebooks and the compendium without the build around them (the
+    benchmark's measure): by default it binds the compendium, and the books carry the
+    figures it is given."""
+    from builder.build import render_pdfs
+    from builder.lab.figures import book_figures
+
+    content = built[0]
+    report = run_check(content)
+    infos = render_pdfs(report, report.games, tmp_path, letter(content, tmp_path),
+                        figures=book_figures(report))
+    assert sorted(infos) == ["peace", "war"]
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == [
+        "compendium.pdf", "peace-rules.pdf", "war-rules.pdf"]
+    for slug, info in infos.items():
+        assert info.count == pages(tmp_path / f"{slug}-rules.pdf")
+    words = " ".join(p.extract_text() or "" for p in PdfReader(tmp_path / "war-rules.pdf").pages)
+    assert "By the numbers" in words
 
 
 def test_a_build_of_a_game_the_content_does_not_have_says_which_it_has(built, tmp_path):

@@ -79,3 +79,45 @@ def test_a_child_killed_by_a_signal_fails():
 def test_join_is_idempotent():
     child = Forked("sum", lambda: 3)
     assert child.join() == 3 and child.join() == 3
+
+
+def _raise_located():
+    from builder.diagnostics import Diagnostic
+
+    raise Diagnostic("content/war/rules.md", 3, 7, "a rule without a title")
+
+
+def test_a_located_error_in_the_child_is_its_message_as_is(capfd):
+    expected = "content/war/rules.md:3:7: error: a rule without a title"
+    with pytest.raises(BuildError) as e:
+        Forked("rulebooks", _raise_located).join()
+    assert str(e.value) == expected          # no "rulebooks: " before the place
+    assert e.value.located and not e.value.internal and e.value.exit_code == 1
+
+
+def test_a_fault_of_a_games_own_code_in_the_child_is_located_at_its_line(tmp_path,
+                                                                          monkeypatch):
+    from builder import faults
+
+    engine = tmp_path / "engine.py"
+    engine.write_text("def score(cards):\n    return cards['ace']\n")
+    namespace: dict = {}
+    exec(compile(engine.read_text(), str(engine), "exec"), namespace)
+    monkeypatch.setattr(faults, "_GAME_CODE", {engine.resolve()})
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BuildError) as e:
+        Forked("rulebooks", lambda: namespace["score"]({})).join()
+    assert str(e.value) == "engine.py:2: error: KeyError: 'ace' in score()"
+    assert e.value.located and not e.value.internal
+
+
+def test_a_child_that_sends_something_other_than_a_result_fails(monkeypatch):
+    import builder.build.forked as forked
+
+    def _send_a_stranger(work, send, parent=None):
+        send.send(("RESULT", 45))
+        send.close()
+
+    monkeypatch.setattr(forked, "_run_child", _send_a_stranger)
+    with pytest.raises(BuildError, match="^sum: .*sent no result"):
+        Forked("sum", lambda: 45).join()

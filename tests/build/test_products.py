@@ -95,3 +95,37 @@ def test_the_site_key_names_the_pdfs_beside_it(content):
     inputs = Inputs(content, Settings(content, content.parent / "out").key())
     assert key_of("site", inputs, ["war-rules.pdf:1:2"]) != key_of("site", inputs, [])
     assert key_of("site", inputs, ["a:1:1", "b:1:1"]) == key_of("site", inputs, ["b:1:1", "a:1:1"])
+
+
+#: docs/authoring.md's table: a content template of each kind -> the parts made from it
+TEMPLATES = {"book": {"book:war", "compendium"}, "components": {"components:war", "deck"},
+             "site": {"site"}, "shared": set(COVERS)}
+
+
+@pytest.mark.parametrize("kind", sorted(TEMPLATES))
+def test_a_key_changes_with_the_content_templates_of_its_kind(kind, content):
+    settings = Settings(content_root=content, output=content.parent / "out")
+
+    def keys() -> dict[str, str]:
+        inputs = Inputs(content, settings.key())   # a new Inputs: no hash kept from before
+        return {part: key_of(part, inputs) for part in COVERS}
+
+    before = keys()
+    own = content / "templates" / kind / "extra.css"
+    own.parent.mkdir(parents=True)
+    try:
+        own.write_text("p { color: #123; }")
+        after = keys()
+    finally:
+        shutil.rmtree(content / "templates")
+    assert {part for part in COVERS if after[part] != before[part]} == TEMPLATES[kind]
+
+
+def test_a_product_that_declares_no_inputs_says_which():
+    from builder.build.products import Product
+
+    class Poster(Product):
+        name = "poster"
+
+    with pytest.raises(NotImplementedError, match="^Poster declares no inputs$"):
+        Poster().covers("poster", None, [])

@@ -315,3 +315,21 @@ def test_two_folders_change_places_in_one_step(tmp_path: Path):
     assert publication._exchange(a, b) is True
     assert [p.name for p in a.iterdir()] == ["from-b"]
     assert [p.name for p in b.iterdir()] == ["from-a"]
+
+
+def test_a_link_in_the_previous_output_is_carried_over_as_a_link(tmp_path: Path):
+    """A file the previous output holds as a symbolic link (a designer's own, pointing out
+    of the output) is carried into the new output as that link, not as the file it points
+    to: the build never reaches through it."""
+    from builder.build.publication import complete_from
+
+    previous, staging, outside = tmp_path / "output", tmp_path / "staging", tmp_path / "notes"
+    previous.mkdir()
+    staging.mkdir()
+    outside.write_text("the designer's own notes")
+    (previous / "notes.txt").symlink_to(outside)
+    (previous / "kept.txt").write_text("kept")
+    complete_from(previous, staging, whole=set())
+    assert (staging / "notes.txt").is_symlink()
+    assert os.readlink(staging / "notes.txt") == str(outside)
+    assert (staging / "kept.txt").stat().st_ino == (previous / "kept.txt").stat().st_ino
