@@ -29,7 +29,7 @@ def text(value: Any) -> str:
     return " ".join(value.split()) if "\n" not in value.strip() else value.strip()
 
 
-def line(limit: int, where: str = "on one line of a sheet") -> Callable[[Any], str]:
+def line(limit: int, where: str) -> Callable[[Any], str]:
     """Some text of one line, at most ``limit`` characters (it is printed ``where``, and a
     longer one cannot fit there: said here, at its line, not by the build)."""
     def check(value: Any) -> str:
@@ -87,8 +87,6 @@ def share(value: Any) -> float:
         except ValueError:
             v = None
     elif isinstance(v, bool) or not isinstance(v, (int, float)):
-        v = None
-    elif v > 1:
         v = None
     if v is None or not 0 <= v <= 1:
         raise ValueError(f"must be a share such as 52% or 0.52, got {describe(value)}")

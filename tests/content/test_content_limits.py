@@ -219,6 +219,12 @@ def test_the_compendium_holds_at_most_its_diagrams(game: Path):
     found = limit_errors(game.parent, limits.MAX_DIAGRAMS_ALL)
     assert len(found) == 1 and "diagrams per compendium" in found[0], found
     assert found[0].startswith("content/g03/examples/05-big.yaml:")     # the last game
+    # 3 x 376 before it, then its examples of 3, 101, 101, 101 diagrams: 1,434; 05-big's
+    # own diagram is the 1,435th and its 66th step (line 70) the 1,501st
+    assert found == ["content/g03/examples/05-big.yaml:70:5: error: the compendium has 1,504 "
+                     "diagrams; at most 1,500 diagrams per compendium (all games together) "
+                     "(one per example and one per step as replayed); example 'big-5' passes "
+                     "it here"]
     last = game.parent / "g03" / "examples" / "05-big.yaml"         # 4 steps fewer: 1,500
     last.write_text(last.read_text().replace(EMPTY_STEP * 4, "", 1))
     assert loader_errors(game.parent) == []

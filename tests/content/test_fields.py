@@ -72,6 +72,14 @@ def test_colour_share_and_text():
         fields.text("")
 
 
+def test_a_size_is_20_to_400_mm_each_way_both_included():
+    assert fields.size_mm([20, 400]) == (20.0, 400.0)
+    assert fields.size_mm([400.0, 20.0]) == (400.0, 20.0)
+    for bad in ([19.9, 100], [100, 400.5]):
+        with pytest.raises(ValueError, match=r"^must be 20 to 400 mm each way, got \["):
+            fields.size_mm(bad)
+
+
 def test_unknown_keys_reports_each_at_its_key_with_the_allowed_keys(tmp_path):
     data = _mapping(tmp_path, "kind: tokens\ncuont: 5\nname: N\nzzz: 1\n")
     diags = Diagnostics()

@@ -98,6 +98,12 @@ def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int
     ("kit: {kind: mat}\n", (0, 6),
      "kit must be a list of components, each with a kind (player-aid, tokens, score-track, "
      "mat, round-tracker, deck)"),
+    # a mutation sample (scripts/mutation.py content --seed 9): a component without a kind;
+    # 201 spaces (-1 to 199; 200 fit, see below)
+    ("kit:\n  - player-aid\n", (1, 5),
+     "a kit component must be a mapping with a kind, such as {kind: player-aid}"),
+    ("kit:\n  - kind: score-track\n    from: -1\n    to: 199\n", (3, 9),
+     "score-track: at most 200 spaces fit one sheet"),
 ])
 def test_a_bad_kit_is_a_located_error(tmp_path: Path, kit: str, where, message: str):
     got, first = errors_with_kit(tmp_path, "war", kit)
@@ -217,6 +223,16 @@ def test_a_designers_art_gets_text_and_whole_number_params(tmp_path: Path, param
         assert mat.params["params"] == kept
     else:
         assert got == [f"high-five/game.yaml:{first + 5}:13: error: {said}"]
+
+
+def test_a_score_track_of_200_spaces_fits_one_sheet(tmp_path: Path):
+    """From 0 to 199 is 200 spaces, the most one sheet holds (one more is refused: the
+    table above)."""
+    got, _ = errors_with_kit(tmp_path, "war", "kit:\n  - kind: score-track\n    from: 0\n"
+                             "    to: 199\n")
+    assert got == []
+    track = run_check(tmp_path / "content").content.games[0].kit[0]
+    assert (track.kind, track.params["from"], track.params["to"]) == ("score-track", 0, 199)
 
 
 def test_a_section_with_a_mistake_is_not_kept_half_read(tmp_path: Path):
