@@ -19,7 +19,7 @@ from typing import Any
 
 from .diagnostics import Diagnostics, Located, suggest, yaml_value
 from .engine.core import (
-    Card,
+    CardBase,
     CardError,
     DecisionFormatError,
     Event,
@@ -28,7 +28,7 @@ from .engine.core import (
     SetupError,
     State,
     Zone,
-    parse_cards,
+    parser_for,
 )
 from .events import match_events, missing_event_detail
 from .model import Content, Example, Game, Positions, Step
@@ -134,7 +134,7 @@ def show_value(v: Any) -> str:
     """A value as the designer writes it: cards as ``QH``, ``true``/``false``, ``null``."""
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(show_value(x) for x in v) + "]"
-    if isinstance(v, Card):
+    if isinstance(v, CardBase):
         return str(v)
     if isinstance(v, bool) or v is None or isinstance(v, dict):
         return yaml_value(v)
@@ -145,7 +145,7 @@ def describe_state(state: State) -> str:
     """The state as a reader of an error message wants it: every view key."""
     lines = []
     for k, v in state.view().items():
-        if isinstance(v, (list, tuple)) and v and all(isinstance(x, Card) for x in v):
+        if isinstance(v, (list, tuple)) and v and all(isinstance(x, CardBase) for x in v):
             lines.append(f"{k}: {show_value(v)} ({len(v)})")
         elif isinstance(v, (list, tuple)) and not v:
             lines.append(f"{k}: []")
@@ -202,10 +202,11 @@ class Replayer:
                 continue
             for i, raw in enumerate(cards):
                 try:
-                    card = Card.parse(raw)
+                    card = self.gamedef.parse_card(raw)
                 except CardError as e:
-                    self.diags.error(piles_at.at(name, i), f"example '{ex.id}': {e}"
-                                     + suggest(str(raw).strip().upper(), DECK_NAMES))
+                    hint = "" if "did you mean" in str(e) else suggest(
+                        str(raw).strip().upper(), self.gamedef.card_codes())
+                    self.diags.error(piles_at.at(name, i), f"example '{ex.id}': {e}{hint}")
                     ok = False
                     continue
                 group = supply_group(self.gamedef, name)
@@ -587,8 +588,8 @@ def compare(want: Any, got: Any) -> tuple[bool, str, str]:
             return len(got) == want, f"{want} cards", f"{len(got)} cards {show_value(got)}"
         if isinstance(want, list):
             try:
-                wanted = (parse_cards(want) if all(isinstance(x, Card) for x in got)
-                          else list(want))
+                wanted = (list(map(parser_for(got), want))
+                          if got and all(isinstance(x, CardBase) for x in got) else list(want))
             except CardError as e:
                 return False, f"{show_value(want)} ({e})", show_value(got)
             wanted_codes = [str(x) for x in wanted]
@@ -602,8 +603,6 @@ def compare(want: Any, got: Any) -> tuple[bool, str, str]:
     return str(want).strip().lower() == str(got).strip().lower(), show_value(want), show_value(got)
 
 
-DECK_NAMES = [r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-              for s in "CDHS"]
 
 
 def supply_group(gamedef: GameDef, pile: str) -> str:
@@ -611,11 +610,12 @@ def supply_group(gamedef: GameDef, pile: str) -> str:
 
 
 def card_supply(gamedef: GameDef, options: dict[str, Any]):
-    """How many copies of a card a group of piles may hold (one deck by default)."""
+    """How many copies of a card a group of piles may hold (by default as many as the
+    game's decks hold: one of each of the French 52)."""
     fn = gamedef.card_supply
     if fn is not None:
         return lambda group, card: fn(options, group, card)
-    return lambda group, card: 1
+    return lambda group, card: gamedef.copies_of(card) or 1
 
 
 # --------------------------------------------------------------------------- run

@@ -69,8 +69,8 @@ def print_report(report) -> None:
     counts = report.counts()
     for g in report.games:
         if g.game.gamedef is None:
-            log.info(f"{g.game.slug}: not checked: its engine could not be loaded (see the "
-                     f"error above)")
+            log.info(f"{g.game.slug}: not checked: its engine or its cards could not be loaded (see "
+                     f"the errors above)")
             continue
         passed = sum(1 for r in g.replays if r.status == "pass")
         line = f"{g.game.slug}: {passed}/{len(g.replays)} examples replay"

@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from .diagnostics import yaml_value
-from .engine.core import Card, CardError, Event, jsonable
+from .engine.core import CardError, Event, jsonable, parser_for
 
 #: the fields every event has; any other field of an expectation is one of its data fields
 EVENT_FIELDS = ("kind", "player", "rule", "cards", "text")
@@ -85,7 +85,7 @@ def event_matches(spec: dict, ev: Event, names: dict[str, str]) -> bool:
             if not isinstance(v, list):  # cards: is a list of card codes
                 return False
             try:
-                if [str(c) for c in ev.cards] != [str(Card.parse(x)) for x in v]:
+                if [str(c) for c in ev.cards] != [str(parser_for(ev.cards)(x)) for x in v]:
                     return False
             except CardError:
                 return False

@@ -170,6 +170,9 @@ class Game:
     #: the balance lab's settings and the designer's claims (``balance:`` in game.yaml,
     #: read by builder/content/balance.py); None when the game states none
     balance: "Balance | None" = None
+    #: the game's own decks (``builder.content.decks.DeckSpec``: the engine's deck, the
+    #: card size, face and back), in game.yaml's order; [] for the French 52
+    decks: list[Any] = field(default_factory=list)
 
     def rule_index(self) -> dict[str, Rule]:
         return {r.id: r for top in self.rules for r in top.walk()}

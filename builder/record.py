@@ -29,7 +29,7 @@ import yaml
 
 from .check import Replayer, compare
 from .diagnostics import Diagnostic, Diagnostics, Located, suggest, yaml_value
-from .engine.core import Card, GameDef, jsonable
+from .engine.core import CardBase, GameDef, jsonable
 from .errors import WarbookError
 from .events import event_spec, match_events
 from .model import Example, Game
@@ -256,7 +256,7 @@ def bot_setup(gamedef: GameDef, options: dict[str, Any], state) -> dict[str, Any
     state."""
     view = state.view()
     piles = {k: [str(c) for c in v] for k, v in view.items()
-             if isinstance(v, (list, tuple)) and v and all(isinstance(c, Card) for c in v)}
+             if isinstance(v, (list, tuple)) and v and all(isinstance(c, CardBase) for c in v)}
     node = state.pending()
     for setup in ({"piles": piles}, {"piles": piles, "shuffle": True}):
         try:

@@ -29,7 +29,7 @@ from .rules import RulesReader
 GAME_KEYS = {
     "slug", "title", "engine", "designer", "credit", "tagline", "summary", "players",
     "time", "components", "options", "compare", "quickref", "accent", "player_colours",
-    "cover_cards", "kit", "balance",
+    "cover_cards", "kit", "balance", "decks",
 }
 #: a game's colour where game.yaml gives none: a neutral warm grey
 DEFAULT_ACCENT = "#5b554e"
@@ -87,12 +87,15 @@ class GameReader(ProseReader):
             title = slug
         gamedef = self.resolve_engine(data, folder, where)
         engine = gamedef.slug if gamedef is not None else str(data.get("engine") or "")
+        decks = self.load_decks(data, folder, slug, gamedef, engine, where)
+        if decks is None:  # the engine's own cards could not be read: nothing to replay
+            decks, gamedef = [], None
         pmin, pmax, names = self.load_players(data)
         if gamedef is not None:
             self.players_the_engine_plays(data, gamedef, engine, pmin, pmax)
 
         options, settings, opts = self.load_options(data, gamedef, engine)
-        accent, player_colours, cover_cards = self.load_look(data, names)
+        accent, player_colours, cover_cards = self.load_look(data, names, gamedef)
 
         compare = or_default(data, "compare", LocDict())
         if not isinstance(compare, LocDict):
@@ -113,15 +116,13 @@ class GameReader(ProseReader):
             self.diags.error(data.at("quickref"), "quickref must be a list of lines")
             quickref = LocList()
         if len(quickref) > limits.MAX_QUICKREF:
-            self.diags.error(quickref.at(limits.MAX_QUICKREF)
-                             if isinstance(quickref, LocList) else data.at("quickref"),
+            self.diags.error(quickref.at(limits.MAX_QUICKREF),  # a list read is a LocList
                              limits.over("quickref", len(quickref), limits.MAX_QUICKREF,
                                          "lines per quickref"))
             quickref = LocList()
         for i, q in enumerate(quickref):
             if not isinstance(q, str):
-                w = quickref.at(i) if isinstance(quickref, LocList) else data.at("quickref")
-                self.diags.error(w, "a quickref line must be text; quote a line that "
+                self.diags.error(quickref.at(i), "a quickref line must be text; quote a line that "
                                  "contains ': ' (YAML reads it as a mapping)")
         texts = {key: self.text(data, key, "game.yaml")
                  for key in ("designer", "credit", "tagline", "summary", "time")}
@@ -159,10 +160,12 @@ class GameReader(ProseReader):
                 self.diags.error(Located(self.show(folder / "rules.md"), 1),
                                  f"the engine cites rule '{rid}', which rules.md does not define")
 
-        kit = KitReader(self.root, self.diags, set(index), {o.name for o in options}, list(names),
-                        (lambda name: name in gamedef.art) if gamedef is not None else None,
-                        art_params=gamedef.art_params.get if gamedef is not None else None,
-                        ).read(data)
+        kit_reader = KitReader(self.root, self.diags, set(index), {o.name for o in options},
+                               list(names),
+                               (lambda name: name in gamedef.art) if gamedef is not None else None,
+                               art_params=gamedef.art_params.get if gamedef is not None else None)
+        kit_reader.deck = decks[0].deck if decks else None
+        kit = kit_reader.read(data)
 
         examples = []
         seen: dict[str, Located] = {}
@@ -195,8 +198,39 @@ class GameReader(ProseReader):
             balance=BalanceReader(self.root, self.diags).read(data),
             compare={k: str(compare.get(k, "")) for k in COMPARE_KEYS},
             quickref=[str(q) for q in quickref], rules=rules, glossary=glossary,
-            examples=examples, dir=str(folder), where=where,
+            examples=examples, dir=str(folder), where=where, decks=decks,
         )
+
+    def load_decks(self, data: LocDict, folder: Path, slug: str, gamedef, engine: str,
+                   where: Located) -> list:
+        """The game's own decks (``decks:``, :mod:`.decks`), given to its engine; [] for a
+        game played with the French 52; None (after located errors) when the engine plays
+        its own cards and they could not be read."""
+        from .decks import DeckReader
+
+        decks = DeckReader(self.root, self.diags).read(data, folder, slug)
+        if gamedef is None:
+            return decks
+        if gamedef.cards == "own":
+            if not decks or len(decks) < len(data.get("decks") or ()):
+                if "decks" not in data:
+                    self.diags.error(where, f"the {engine} engine plays the game's own cards "
+                                     f"(GameDef cards='own'), and game.yaml declares none",
+                                     detail="add them:  decks:\n"
+                                            "             main: {cards: cards.csv, size: poker}")
+                return None
+            try:
+                gamedef.use_decks({d.name: d.deck for d in decks})
+            except ValueError as e:
+                self.diags.error(data.at("decks"), f"decks: {e}")
+                return None
+        elif "decks" in data:
+            self.diags.error(data.at("decks"), f"the {engine} engine plays the French 52 "
+                             f"cards, so the game cannot have decks of its own",
+                             detail="an engine that plays a deck file's cards says "
+                                    "GameDef(..., cards=\"own\") (docs/decks.md)")
+            return []
+        return decks
 
     def resolve_engine(self, data: LocDict, folder: Path, where: Located):
         """The game's engine (the engine validates options and rules), or None with a
@@ -267,7 +301,7 @@ class GameReader(ProseReader):
             options.append(OptionInfo(name, default, label, text))
         return options, settings, opts
 
-    def load_look(self, data: LocDict, names: dict[str, str]):
+    def load_look(self, data: LocDict, names: dict[str, str], gamedef=None):
         """game.yaml's colours and cover: ``accent`` (the game's colour in every product),
         ``player_colours`` (player id -> colour, for mats and tokens) and ``cover_cards``
         (the cards drawn on the rulebook's cover). Returns (accent, player colours, cover
@@ -291,7 +325,8 @@ class GameReader(ProseReader):
                         colours[str(p)] = c
         for p in names:
             colours.setdefault(p, accent)
-        cover = list(DEFAULT_COVER_CARDS)
+        own = gamedef is not None and gamedef.cards == "own" and gamedef.__dict__.get("_decks")
+        cover = [str(c) for c in gamedef.deck.cards[:4]] if own else list(DEFAULT_COVER_CARDS)
         if "cover_cards" in data:
             value = data["cover_cards"]
             if not isinstance(value, LocList) or not 1 <= len(value) <= 4:
@@ -299,7 +334,8 @@ class GameReader(ProseReader):
                                  "cover_cards must list one to four card codes, such as [AS, KH]")
             else:
                 try:
-                    cover = [str(c) for c in parse_cards(value)]
+                    cover = [str(gamedef.parse_card(c) if own else c) for c in
+                             (value if own else parse_cards(value))]
                 except CardError as e:
                     self.diags.error(data.at("cover_cards"), f"cover_cards: {e}")
         return accent, colours, cover

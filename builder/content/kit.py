@@ -282,8 +282,15 @@ class KitReader(Reader):
         card codes; returns the card codes in deck order."""
         from ..engine.core import CardError, full_deck, parse_cards
 
+        deck = getattr(self, "deck", None)   # a game's own deck (None: the French 52)
         if value == "all":
-            return [str(c) for c in full_deck()]
+            return [str(c) for c in (deck.cards if deck is not None else full_deck())]
+        if deck is not None and isinstance(value, list) and value:
+            try:
+                return [str(deck.parse(c)) for c in value]
+            except CardError as e:
+                self.diags.error(where, f"{what}: {e}")
+                return None
         if isinstance(value, list) and value and all(v in ("C", "D", "H", "S") for v in value):
             return [str(c) for c in full_deck(tuple(value))]
         if isinstance(value, LocList) and len(value) > MAX_DECK_CARDS:

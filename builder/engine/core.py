@@ -23,110 +23,24 @@ import random
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = ("C", "D", "H", "S")
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-RANK_NAMES = {
-    "A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
-    "7": "seven", "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen",
-    "K": "king",
-}
-
-#: Ace high: 2..10, J=11, Q=12, K=13, A=14.
-ACE_HIGH = {r: i for i, r in enumerate(RANKS[1:] + ("A",), start=2)}
-#: Ace low: A=1, 2..10, J=11, Q=12, K=13.
-ACE_LOW = {r: i for i, r in enumerate(RANKS, start=1)}
-
-
-class CardError(ValueError):
-    """A card name that does not name a card."""
-
-
-class Card:
-    """A playing card. Cards are interned: there is one object per rank and suit, so
-    equality is identity and hashing is cheap (the engine compares cards a great deal)."""
-
-    __slots__ = ("rank", "suit", "_key")
-    _interned: dict[tuple[str, str], "Card"] = {}
-
-    def __new__(cls, rank: str, suit: str) -> "Card":
-        card = cls._interned.get((rank, suit))
-        if card is None:
-            if rank not in RANKS or suit not in SUITS:
-                raise CardError(f"unknown card '{rank}{suit}'")
-            card = object.__new__(cls)
-            object.__setattr__(card, "rank", rank)
-            object.__setattr__(card, "suit", suit)
-            object.__setattr__(card, "_key", (SUITS.index(suit), RANKS.index(rank)))
-            cls._interned[(rank, suit)] = card
-        return card
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("cards are immutable")
-
-    def __reduce__(self):
-        return (Card, (self.rank, self.suit))
-
-    def __lt__(self, other: "Card") -> bool:
-        return self._key < other._key
-
-    def __le__(self, other: "Card") -> bool:
-        return self._key <= other._key
-
-    def __gt__(self, other: "Card") -> bool:
-        return self._key > other._key
-
-    def __ge__(self, other: "Card") -> bool:
-        return self._key >= other._key
-
-    @staticmethod
-    def parse(text: Any) -> "Card":
-        if isinstance(text, Card):
-            return text
-        if not isinstance(text, (str, int)):
-            raise CardError(f"expected a card such as QD or 10H, got {text!r}")
-        s = str(text).strip().upper()
-        rank, suit = s[:-1], s[-1:]
-        if suit not in SUITS or rank not in RANKS:
-            raise CardError(
-                f"unknown card '{text}' (a card is a rank A 2-10 J Q K then a suit C D H S, "
-                f"e.g. QD or 10H)"
-            )
-        return Card(rank, suit)
-
-    def __str__(self) -> str:
-        return self.rank + self.suit
-
-    def __repr__(self) -> str:
-        return f"Card({self})"
-
-    # cards are immutable: copies of a state share them
-    def __copy__(self) -> "Card":
-        return self
-
-    def __deepcopy__(self, memo: dict) -> "Card":
-        return self
-
-    @property
-    def red(self) -> bool:
-        return self.suit in ("D", "H")
-
-    def name(self) -> str:
-        return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
-
-
-def parse_cards(items: Iterable[Any]) -> list[Card]:
-    return [Card.parse(x) for x in items]
-
-
-def full_deck(suits: Sequence[str] = SUITS) -> list[Card]:
-    return [Card(r, s) for s in suits for r in RANKS]
-
-
-def cards_str(cards: Iterable[Card]) -> str:
-    return " ".join(str(c) for c in cards) or "(none)"
+from .cards import (  # noqa: F401 - the engines import these from core too
+    ACE_HIGH,
+    ACE_LOW,
+    RANK_NAMES,
+    RANKS,
+    SUIT_NAMES,
+    SUITS,
+    Card,
+    CardBase,
+    CardError,
+    cards_str,
+    full_deck,
+    parse_cards,
+    parser_for,
+)
+from .decks import FRENCH
 
 
 # --------------------------------------------------------------------------- errors
@@ -201,7 +115,7 @@ class Choice:
 
 
 def fmt_value(v: Any) -> str:
-    if isinstance(v, Card):
+    if isinstance(v, CardBase):
         return str(v)
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(fmt_value(x) for x in v) + "]"
@@ -222,14 +136,15 @@ class OneOf(Choice):
             if v == raw or str(v).lower() == str(raw).strip().lower():
                 return v
         # an unknown card should read as a card error, not as "not allowed"
-        if self.values and all(isinstance(v, Card) for v in self.values):
+        cards = [v for v in self.values if isinstance(v, CardBase)]
+        if cards and len(cards) == len(self.values):
             try:
-                return Card.parse(raw)
+                return parser_for(cards)(raw)
             except CardError as e:
                 raise DecisionFormatError(str(e)) from None
-        if any(isinstance(v, Card) for v in self.values):   # cards and words: a card not
-            try:                                             # offered is still a card
-                return Card.parse(raw)
+        if cards:                      # cards and words: a card not offered is still a card
+            try:
+                return parser_for(cards)(raw)
             except CardError:
                 pass
         return raw
@@ -289,7 +204,7 @@ class SubsetOf(Choice):
         if not isinstance(raw, (list, tuple)):
             raise DecisionFormatError(f"expected a list of cards, got {raw!r}")
         try:
-            return tuple(parse_cards(raw))
+            return tuple(map(parser_for(self.cards), raw))
         except CardError as e:
             raise DecisionFormatError(str(e)) from None
 
@@ -334,7 +249,7 @@ class OrderOf(Choice):
         if not isinstance(raw, (list, tuple)):
             raise DecisionFormatError(f"expected a list of cards, top first, got {raw!r}")
         try:
-            return tuple(parse_cards(raw))
+            return tuple(map(parser_for(self.cards), raw))
         except CardError as e:
             raise DecisionFormatError(str(e)) from None
 
@@ -554,7 +469,7 @@ class _Names(dict):
 
 def jsonable(v: Any) -> Any:
     """A value with its cards written as text, ready for JSON."""
-    if isinstance(v, Card):
+    if isinstance(v, CardBase):
         return str(v)
     if isinstance(v, (list, tuple)):
         return [jsonable(x) for x in v]
@@ -888,6 +803,10 @@ class GameDef:
     max_steps: Callable[[dict[str, Any]], int]
 
     # -- rules and replay
+    #: the cards the game is played with: "french" (the French 52, :data:`FRENCH`) or
+    #: "own" (the decks the game's ``game.yaml`` declares, read as ``GAME.deck`` and
+    #: ``GAME.decks[name]`` once the content is read; see docs/decks.md)
+    cards: str = "french"
     #: option sets worth testing (each a dict of non-default options)
     option_sets: list[dict[str, Any]] = field(default_factory=lambda: [{}])
     #: every card the game is played with under ``options`` (its rules' "What you need"),
@@ -956,6 +875,9 @@ class GameDef:
             if not isinstance(getattr(self, name), kind):
                 raise TypeError(f"GameDef {name}= must be a {kind.__name__}, not "
                                 f"{type(getattr(self, name)).__name__}")
+        if self.cards not in ("french", "own"):
+            raise TypeError(f"GameDef cards= must be 'french' (the French 52) or 'own' (the "
+                            f"decks game.yaml declares), not {self.cards!r}")
         if not isinstance(self.rule_ids, (set, frozenset)):
             raise TypeError(f"GameDef rule_ids= must be a frozenset of rule ids, not "
                             f"{type(self.rule_ids).__name__}")
@@ -986,6 +908,66 @@ class GameDef:
 
     def resolve(self, options: dict[str, Any] | None) -> dict[str, Any]:
         return resolve_options(self.options, options)
+
+    # -- the cards
+    @property
+    def decks(self) -> dict[str, Any]:
+        """The decks the game is played with, by name (the first is the main deck): the
+        French 52 alone for ``cards="french"``; for ``cards="own"``, the decks of the game's
+        ``game.yaml``, once the content stage has read them (:meth:`use_decks`)."""
+        if self.cards == "french":
+            return {"french": FRENCH}
+        decks = self.__dict__.get("_decks")
+        if decks is None:
+            raise RuntimeError(f"the {self.slug} engine plays its own decks, and none was "
+                               f"given: its game.yaml declares them under 'decks:'")
+        return dict(decks)
+
+    @property
+    def deck(self) -> Any:
+        """The game's main deck (the first of :attr:`decks`)."""
+        return next(iter(self.decks.values()))
+
+    def use_decks(self, decks: dict[str, Any]) -> None:
+        """Give a ``cards="own"`` game the decks its content declares (the content stage
+        calls this). One engine can play only one set of decks in a run: a second, other
+        set is a ValueError (two games sharing an engine each need their own engine file
+        when their decks differ)."""
+        if self.cards != "own":
+            raise ValueError(f"the {self.slug} engine plays the French 52 (GameDef cards="
+                             f"'french'), so a game.yaml cannot give it decks of its own")
+        if not decks:
+            raise ValueError("no decks given")
+        old = self.__dict__.get("_decks")
+        if old is not None and [d.key for d in old.values()] != [d.key for d in decks.values()]:
+            raise ValueError(f"the {self.slug} engine already plays the decks "
+                             f"{', '.join(old)} of another game")
+        object.__setattr__(self, "_decks", dict(decks))
+
+    def parse_card(self, text: Any) -> Any:
+        """The card a code in the content names, from the game's decks (CardError with
+        the nearest codes if none has it)."""
+        decks = list(self.decks.values())
+        if len(decks) == 1:
+            return decks[0].parse(text)
+        for d in decks:
+            try:
+                return d.parse(text)
+            except CardError:
+                pass
+        codes = [c for d in decks for c in d.codes]
+        from ..diagnostics import suggest
+
+        raise CardError(f"unknown card '{text}' (not in the decks "
+                        f"{', '.join(d.name for d in decks)})" + suggest(text, codes, cutoff=0.5))
+
+    def card_codes(self) -> list[str]:
+        """Every card code of the game's decks."""
+        return [c for d in self.decks.values() for c in d.codes]
+
+    def copies_of(self, card: Any) -> int:
+        """How many copies of ``card`` the game's decks hold together (0: none)."""
+        return sum(d.counts.get(card, 0) for d in self.decks.values())
 
     def determinizer(self) -> Callable[[State, str, random.Random], State] | None:
         """How a seat's unseen cards are dealt again: the engine's own ``determinize``

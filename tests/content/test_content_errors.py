@@ -24,6 +24,7 @@ from helpers import (
     EXAMPLE,
     EXAMPLE_FILE,
     FIXTURE,
+    FIXTURES,
     GAME,
     GAME_FILE,
     GLOSSARY,
@@ -47,7 +48,7 @@ HTML_HINT = "; write Markdown, or escape the '<' as '\\<'"
 LINK_RULE = "is not allowed: links may go to http, https, mailto addresses or within the site"
 PICTURE = ("pictures are not allowed in content text (a picture's address would be fetched "
            "by the build and by readers' browsers)")
-GAME_KEYS = ("accent, balance, compare, components, cover_cards, credit, designer, engine, kit, "
+GAME_KEYS = ("accent, balance, compare, components, cover_cards, credit, decks, designer, engine, kit, "
              "options, player_colours, players, quickref, slug, summary, tagline, time, title")
 
 
@@ -760,9 +761,200 @@ def _cases():
                                  "default: 2\n    label: \u200c\n    text: Cards in hand.\n"},
            GAME_FILE, [f"{GAME_FILE}:10:12: error: option 'hand': the label holds an invisible character "
                "(U+200C ZERO WIDTH NON-JOINER); delete it"])
+    # ---- a ninth sample (scripts/mutation.py content --seed 9); balance: (balance.py)
+    # is read for form only, its claims tested by ``warbook check --balance``
+    yield ("balance-not-a-mapping", {"high-five/game.yaml": GAME + "balance: 20\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:10: error: balance must be a mapping (seconds_per_round, games, "
+            "confidence, claims)"])
+    yield ("balance-confidence-out-of-range",
+           {"high-five/game.yaml": GAME + "balance:\n  confidence: 40%\n"}, GAME_FILE,
+           [f"{GAME_FILE}:8:15: error: balance.confidence must be from 50% to below 100%, "
+            "got '40%'"])
+    line = "  claims: [seat]"
+    yield ("balance-claim-not-a-mapping", {"high-five/game.yaml": GAME + "balance:\n" + line + "\n"},
+           GAME_FILE, [f"{GAME_FILE}:8:{col(line, 'seat')}: error: a balance claim must be a "
+                       "mapping with a kind, such as {claim: seat, at_most: 52%} (kinds: "
+                       "length, seat, skill, draws, cap)"])
+    line = "    - {claim: length, rounds: 0, share: 99%}"
+    yield ("balance-claim-rounds",
+           {"high-five/game.yaml": GAME + "balance:\n  claims:\n" + line + "\n"}, GAME_FILE,
+           [f"{GAME_FILE}:9:{col(line, '0,')}: error: rounds must be a whole number above 0, "
+            "got 0"])
+    line = "  - {name: Deck, cuont: 1}"
+    yield ("component-unknown-key", {"high-five/game.yaml": GAME + "components:\n" + line + "\n"},
+           GAME_FILE, [f"{GAME_FILE}:8:{col(line, 'cuont')}: error: component: unknown key "
+                       "'cuont' (allowed: count, name); did you mean 'count'?"])
+    # players.max not written is players.min's count: said at the players: mapping
+    line = "players: {min: 3}"
+    yield ("players-the-engine-does-not-play-unwritten",
+           {"high-five/game.yaml": replace(GAME, "players: {min: 2, max: 2}", line)}, GAME_FILE,
+           [f"{GAME_FILE}:3:{col(line, '3')}: error: players.min is 3, but the high-five engine "
+            "plays 2 players (hint: set players.min to a count the engine plays, or change the "
+            "engine)",
+            f"{GAME_FILE}:3:{col(line, '{')}: error: players.max is 3, but the high-five engine "
+            "plays 2 players (hint: set players.max to a count the engine plays, or change the "
+            "engine)"])
+    # the comment that passes the limit on an example's words is where it is said
+    comment = "    comment: |\n" + ("      " + "a" * 2999 + "\n\n") * 6 + "      " + "a" * 2999 + "\n"
+    yield ("limit-example-words-in-a-comment",
+           {"high-five/examples/01-short.yaml": EXAMPLE + comment}, EXAMPLE_FILE,
+           [f"{EXAMPLE_FILE}:19:14: error: the example 'short-game' has 21,006 characters; at "
+            "most 20,000 characters of words (intro, outro and comments) per example; the text "
+            "here passes it"])
 
 
-CASES = list(_cases())
+# --------------------------------------------------------------------------- decks
+#: High Five's engine made to play the game's own cards (GameDef cards="own")
+OWN_ENGINE = replace((FIXTURE / "engine.py").read_text(), 'slug="high-five", title="High Five",',
+                     'cards="own", slug="high-five", title="High Five",')
+DECK_FILE = "content/high-five/cards.csv"
+#: a good deck file: the cases break one row or cell of it
+CARDS = "code,name,colour,number,count\nR7,Red seven,red,7,2\nB3,Blue three,blue,3,1\n"
+
+
+def _deck_cases():
+    own = {"high-five/engine.py": OWN_ENGINE}
+
+    def deck(decks: str, cards: str | None = CARDS, **more):
+        files = {**own, "high-five/game.yaml": GAME + decks, **more}
+        if cards is not None:
+            files["high-five/cards.csv"] = cards
+        return files
+
+    one = "decks:\n  colours: {cards: cards.csv}\n"       # line 7: decks, line 8: colours
+    yield ("deck-own-engine-none", own, GAME_FILE,
+           [f"{GAME_FILE}:1:1: error: the high-five engine plays the game's own cards "
+            "(GameDef cards='own'), and game.yaml declares none"])
+    yield ("deck-french-engine", {"high-five/game.yaml": GAME + one, "high-five/cards.csv": CARDS},
+           GAME_FILE, [f"{GAME_FILE}:8:3: error: the high-five engine plays the French 52 cards, "
+                       "so the game cannot have decks of its own"])
+    yield ("deck-not-a-mapping", deck("decks: [cards.csv]\n"), GAME_FILE,
+           [f"{GAME_FILE}:7:8: error: decks must be a mapping of deck names to their files and "
+            "sizes, got [cards.csv]"])
+    five = "decks:\n" + "".join(f"  d{i}: cards.csv\n" for i in range(5))
+    yield ("deck-too-many", deck(five), GAME_FILE,
+           [f"{GAME_FILE}:8:3: error: the game has 5 decks; at most 4 decks per game"])
+    yield ("deck-bad-name", deck("decks:\n  Colours: {cards: cards.csv}\n"), GAME_FILE,
+           [f"{GAME_FILE}:8:12: error: a deck's name must be lower-case letters, digits and "
+            "hyphens, starting with a letter, got 'Colours'"])
+    yield ("deck-spec-kind", deck("decks:\n  colours: [cards.csv]\n"), GAME_FILE,
+           [f"{GAME_FILE}:8:12: error: deck 'colours' must be a mapping with cards: (the deck "
+            "file) and size:, got [cards.csv]"])
+    yield ("deck-no-cards", deck("decks:\n  colours: {size: poker}\n"), GAME_FILE,
+           [f"{GAME_FILE}:8:12: error: deck 'colours': 'cards' is missing (the deck file: one "
+            "row per card, .csv or .yaml)"])
+    yield ("deck-size-unknown", deck("decks:\n  colours: {cards: cards.csv, size: pokr}\n"),
+           GAME_FILE, [f"{GAME_FILE}:8:37: error: deck 'colours': unknown card size 'pokr' "
+                       "(sizes: poker, bridge, mini, tarot, square, or [width, height] in mm); "
+                       "did you mean 'poker'?"])
+    yield ("deck-size-range", deck("decks:\n  colours: {cards: cards.csv, size: [63, 300]}\n"),
+           GAME_FILE, [f"{GAME_FILE}:8:37: error: deck 'colours': a card of 63 x 300 mm; each "
+                       "side must be 20 to 210 mm"])
+    yield ("deck-size-kind", deck("decks:\n  colours: {cards: cards.csv, size: 63}\n"),
+           GAME_FILE, [f"{GAME_FILE}:8:37: error: deck 'colours': size must be one of poker, "
+                       "bridge, mini, tarot, square or [width, height] in mm, got 63"])
+    yield ("deck-file-kind", deck("decks:\n  colours: {cards: 7}\n"), GAME_FILE,
+           [f"{GAME_FILE}:8:20: error: deck 'colours': cards must be the name of a file in the "
+            "game's folder, got 7"])
+    yield ("deck-file-missing", deck("decks:\n  colours: {cards: card.csv}\n"), GAME_FILE,
+           [f"{GAME_FILE}:8:20: error: deck 'colours': cards: no file 'card.csv' in "
+            "content/high-five/; did you mean 'cards.csv'?"])
+    yield ("deck-file-outside", deck("decks:\n  colours: {cards: ../../cards.csv}\n",
+                                     **{"../cards.csv": CARDS}),
+           GAME_FILE, [f"{GAME_FILE}:8:20: error: deck 'colours': cards: '../../cards.csv' is "
+                       "outside the content folder (or a link); put the file in the game's folder"])
+    yield ("deck-file-type", deck("decks:\n  colours: {cards: rules.md}\n"), GAME_FILE,
+           [f"{GAME_FILE}:8:20: error: deck 'colours': cards: 'rules.md' must be a .csv or "
+            ".yaml or .yml file"])
+    yield ("deck-empty", deck(one, ""), DECK_FILE,
+           [f"{DECK_FILE}:1:1: error: the deck file is empty: its first line names the columns "
+            "(code, name, count and the cards' fields)"])
+    yield ("deck-header-quote", deck(one, 'code,"name\nR7,x\n'), DECK_FILE,
+           [f"{DECK_FILE}:1:1: error: a quote is left open in the header line"])
+    yield ("deck-column-twice", deck(one, "code,name,name\nR7,a,b\n"), DECK_FILE,
+           [f"{DECK_FILE}:1:11: error: the column 'name' is named twice"])
+    yield ("deck-no-code-column", deck(one, "cod,name\nR7,a\n"), DECK_FILE,
+           [f"{DECK_FILE}:1:1: error: the header names no 'code' column (each card's code, "
+            "such as R7, which the examples write); did you mean 'cod'?"])
+    rows = "code\n" + "".join(f"C{i}\n" for i in range(301))
+    yield ("deck-too-many-rows", deck(one, rows), DECK_FILE,
+           [f"{DECK_FILE}:302:1: error: the deck file has 301 rows; at most 300 rows "
+            "(distinct cards) per deck"])
+    yield ("deck-row-quote", deck(one, CARDS + 'G2,"Green two,green,2,1\n'), DECK_FILE,
+           [f"{DECK_FILE}:4:1: error: a quote is left open on this line (a cell may not run "
+            "over two lines)"])
+    yield ("deck-row-long", deck(one, CARDS + "G2,Green two,green,2,1,extra\n"), DECK_FILE,
+           [f"{DECK_FILE}:4:{col('G2,Green two,green,2,1,extra', 'extra')}: error: this row "
+            "has 6 cells but the header names 5 columns"])
+    yield ("deck-yaml-kind", deck("decks:\n  colours: {cards: cards.yaml}\n", None,
+                                  **{"high-five/cards.yaml": "code: R7\n"}),
+           "content/high-five/cards.yaml",
+           ["content/high-five/cards.yaml:1:1: error: a YAML deck file is a list of cards, one "
+            "mapping each (code:, name:, count: and the fields)"])
+    many = "".join(f"- {{code: C{i}}}\n" for i in range(301))
+    yield ("deck-yaml-too-many", deck("decks:\n  colours: {cards: cards.yaml}\n", None,
+                                      **{"high-five/cards.yaml": many}),
+           "content/high-five/cards.yaml",
+           ["content/high-five/cards.yaml:301:3: error: the deck file has 301 rows; at most 300 "
+            "rows (distinct cards) per deck"])
+    yield ("deck-yaml-card-kind", deck("decks:\n  colours: {cards: cards.yaml}\n", None,
+                                       **{"high-five/cards.yaml": "- {code: R7}\n- R8\n"}),
+           "content/high-five/cards.yaml",
+           ["content/high-five/cards.yaml:2:3: error: a card must be a mapping (code:, name:, "
+            "count: and its fields), got 'R8'"])
+    yield ("deck-no-rows", deck(one, "code,name\n"), DECK_FILE,
+           [f"{DECK_FILE}:1:1: error: deck 'colours' has no cards"])
+    yield ("deck-field-name", deck(one, "code,Colour\nR7,red\n"), DECK_FILE,
+           [f"{DECK_FILE}:2:4: error: 'Colour' cannot name a field of the cards (a field is "
+            "named in lower-case letters, digits and _, starting with a letter)"])
+    yield ("deck-field-attribute", deck(one, "code,suit\nR7,red\n"), DECK_FILE,
+           [f"{DECK_FILE}:2:4: error: 'suit' cannot name a field of the cards (a card's own "
+            "attribute)"])
+    wide = "code," + ",".join(f"f{i}" for i in range(31)) + "\nR7" + "," * 31 + "\n"
+    yield ("deck-too-many-fields", deck(one, wide), DECK_FILE,
+           [f"{DECK_FILE}:2:1: error: deck 'colours' has 31 fields; at most 30 fields per card"])
+    yield ("deck-no-code", deck(one, CARDS + ",Green two,green,2,1\n"), DECK_FILE,
+           [f"{DECK_FILE}:4:1: error: this card has no code (the name examples use for it, "
+            "such as R7)"])
+    yield ("deck-code-form", deck(one, CARDS + "G 2,Green two,green,2,1\n"), DECK_FILE,
+           [f"{DECK_FILE}:4:1: error: card code 'G 2' must be letters, digits, '-', '_' or '+' "
+            "(at most 16, starting with a letter or digit)"])
+    yield ("deck-code-word", deck(one, CARDS + "pass,Green two,green,2,1\n"), DECK_FILE,
+           [f"{DECK_FILE}:4:1: error: card code 'pass' is a word YAML or the decisions read "
+            "otherwise (all, any, false, n, no, none, null, off, on, pass, true, y, yes); "
+            "choose another code"])
+    yield ("deck-code-twice", deck(one, CARDS + "r7,Red again,red,7,1\n"), DECK_FILE,
+           [f"{DECK_FILE}:4:1: error: card code 'r7' is already used at {DECK_FILE}:2:1 (codes "
+            "differ only in case)"])
+    yield ("deck-count", deck(one, CARDS + "G2,Green two,green,2,0\n"), DECK_FILE,
+           [f"{DECK_FILE}:4:22: error: card 'G2': count must be a whole number from 1 to 999, "
+            "got 0"])
+    yield ("deck-name-kind", deck("decks:\n  colours: {cards: cards.yaml}\n", None,
+                                  **{"high-five/cards.yaml": "- {code: R7, name: [a]}\n"}),
+           "content/high-five/cards.yaml",
+           ["content/high-five/cards.yaml:1:20: error: card 'R7': name must be text, got [a]"])
+    yield ("deck-name-invisible", deck(one, CARDS + "G2,\u200b,green,2,1\n"), DECK_FILE,
+           [f"{DECK_FILE}:4:4: error: card 'G2': name holds an invisible character (U+200B ZERO "
+            "WIDTH SPACE); delete it"])
+    yield ("deck-field-kind", deck("decks:\n  colours: {cards: cards.yaml}\n", None,
+                                   **{"high-five/cards.yaml": "- {code: R7, colour: {a: 1}}\n"}),
+           "content/high-five/cards.yaml",
+           ["content/high-five/cards.yaml:1:22: error: card 'R7': field 'colour' must be text "
+            "or a number, got a mapping"])
+    yield ("deck-field-long", deck(one, CARDS + "G2,Green two," + "g" * 601 + ",2,1\n"),
+           DECK_FILE, [f"{DECK_FILE}:4:14: error: card 'G2': field 'colour' has 601 characters; "
+                       "at most 600"])
+    yield ("deck-too-many-cards", deck(one, "code,count\nR7,999\n"), DECK_FILE,
+           [f"{DECK_FILE}:1:1: error: deck 'colours' has 999 cards; at most 520 cards per "
+            "deck, copies counted"])
+    two = "decks:\n  colours: {cards: cards.csv}\n  more: {cards: more.csv}\n"
+    yield ("deck-code-two-decks", deck(two, CARDS, **{"high-five/more.csv": "code\nX1\nR7\n"}),
+           "content/high-five/more.csv",
+           ["content/high-five/more.csv:3:1: error: card code 'R7' is in two decks of the game: "
+            f"here in 'more' and first in 'colours' at {DECK_FILE}:2:1"])
+
+
+CASES = list(_cases()) + list(_deck_cases())
 
 
 @pytest.mark.parametrize("files,path,expected",
@@ -895,6 +1087,58 @@ def test_an_empty_step_is_a_forced_step(content: Path):
                     "KS, 4D; p2: KH, 9C)"]
 
 
+def eights(tmp_path: Path, monkeypatch) -> Path:
+    """Crazy Eights (tests/fixtures/eights, whose examples write turns of several parts)
+    under ``content/eights`` in a fresh working folder."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(FIXTURES / "eights", tmp_path / "content" / "eights")
+    (tmp_path / "content" / "index.yaml").write_text("games: [eights]\n")
+    return tmp_path / "content" / "eights"
+
+
+def test_a_turn_of_parts_is_one_step_of_its_parts_and_replayed(tmp_path: Path, monkeypatch):
+    """A step written with turn: is read as one step holding its parts in order (a draw,
+    a reshuffle's chance outcome, a play), and its example is replayed like any other."""
+    eights(tmp_path, monkeypatch)
+    report = run_check(Path("content"))
+    assert [d.format() for d in report.diagnostics] == []
+    assert [(r.example.id, r.status) for g in report.games for r in g.replays] == [
+        ("eights-suit-or-rank", "pass"), ("eights-an-eight", "pass"),
+        ("eights-drawing", "pass"), ("eights-new-stock", "pass"),
+        ("eights-out-on-an-eight", "pass")]
+    stock = report.content.games[0].examples[3]
+    assert [(p.decide, p.chance) for p in stock.steps[0].parts] == [
+        ({"p1": "draw"}, None), (None, ["5D", "3S", "AH"]), ({"p1": "5D"}, None)]
+
+
+def test_a_bare_part_of_a_turn_is_a_forced_part(tmp_path: Path, monkeypatch):
+    """A part written as a bare ``-`` is a part with nothing written: a forced part (Bo,
+    who can follow nothing after his draw, can only pass), not a part of the wrong kind."""
+    game = eights(tmp_path, monkeypatch)
+    edit_once(game / "examples" / "03-drawing.yaml", "      - decide: {p2: pass}\n", "      -\n")
+    report = run_check(Path("content"))
+    assert [d.format() for d in report.diagnostics] == []
+    drawing = [r for g in report.games for r in g.replays if r.example.id == "eights-drawing"]
+    assert [r.status for r in drawing] == ["pass"]
+    assert [(p.decide, p.chance) for p in drawing[0].example.steps[1].parts] == [
+        ({"p2": "draw"}, None), (None, None)]
+
+
+def test_a_claim_takes_the_balance_confidence_unless_it_sets_its_own(content: Path):
+    """balance.confidence is the confidence of every claim that does not set its own
+    (docs/balance.md); without it, 95%."""
+    game = content / "high-five" / "game.yaml"
+    game.write_text(GAME + "balance:\n  confidence: 90%\n  claims:\n"
+                    "    - {claim: seat, at_most: 52%}\n"
+                    "    - {claim: draws, at_most: 5%, confidence: 99%}\n")
+    assert errors(content) == []
+    claims = run_check(Path("content")).content.games[0].balance.claims
+    assert [c.confidence for c in claims] == [pytest.approx(0.9), pytest.approx(0.99)]
+    game.write_text(GAME + "balance:\n  claims:\n    - {claim: seat, at_most: 52%}\n")
+    claims = run_check(Path("content")).content.games[0].balance.claims
+    assert [c.confidence for c in claims] == [pytest.approx(0.95)]
+
+
 def test_the_texts_of_a_game_and_of_the_collection_are_kept(content: Path):
     (content / "high-five" / "game.yaml").write_text(GAME + "summary: Five cards, five "
                                                      "rounds.\n")
@@ -1015,6 +1259,8 @@ def test_every_message_has_a_case():
     # tests/content/test_content_kinds.py and test_font_check.py: a file given as the content
     # folder, an unreadable examples folder (root reads any), a font over the size limit or
     # unreadable
+    # tests/content/test_decks.py: two games give one shipped engine two sets of decks
+    expected += " decks: "
     expected += (" the content folder is a file, not a folder cannot read the examples folder: "
                  " bytes per font file ' cannot be read: ")
     ids = {case[0] for case in CASES}

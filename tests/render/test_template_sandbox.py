@@ -198,7 +198,7 @@ def test_a_bomb_is_stopped_within_the_limit(root: Path, case: str):
     t0 = time.monotonic()
     f = fault(root, body)
     took = time.monotonic() - t0
-    assert took < LIMITS.seconds + 5, took  # the limit, and room for a machine under load
+    assert took < LIMITS.seconds + 15, took  # the limit, and room for a machine at load 8
     # a machine too busy to spend the operation budget within the time limit stops the
     # loop at the time limit instead
     assert any(w in f.message for w in ((said,) if isinstance(said, str) else said)), f.message
