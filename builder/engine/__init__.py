@@ -43,6 +43,7 @@ from .core import (
     play_game,
     random_bot,
 )
+from .decks import FRENCH, Deck, DeckCard
 from .drawing import ArtContext, Drawing, Ink
 from .words import a_rank, count, joined, trick_marks, winner_reveal, won_in_place
 
@@ -50,6 +51,8 @@ __all__ = [
     # cards
     "Card", "CardError", "RANKS", "SUITS", "RANK_NAMES", "SUIT_NAMES", "ACE_HIGH", "ACE_LOW",
     "full_deck", "parse_cards", "cards_str",
+    # a game's own cards (docs/decks.md)
+    "Deck", "DeckCard", "FRENCH",
     # the state and what it returns
     "State", "DecisionNode", "ChanceNode", "Event", "Zone", "Result",
     # choices and refusals

@@ -1,0 +1,206 @@
+"""A game's own cards: the engine's decks (builder/engine/decks.py) and a game that plays
+one, read and replayed from a content folder outside the repository (High Colours,
+tests/fixtures/high-colours: High Five played with 24 coloured cards, two of each). The
+deck files' located errors are cases of tests/content/test_content_errors.py."""
+
+from __future__ import annotations
+
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import FIXTURES
+
+from builder.check import run_check
+from builder.engine import FRENCH, Card, CardError, Deck, GameDef, full_deck
+
+ROWS = [{"code": "R7", "name": "Red seven", "colour": "red", "number": 7, "count": 2},
+        {"code": "RW", "name": "Red wager", "colour": "red", "number": None, "count": 3},
+        {"code": "B10", "colour": "blue", "number": 10}]
+
+
+def test_a_deck_holds_its_rows_in_order_with_their_counts_and_fields():
+    deck = Deck("expeditions", ROWS, key="test/expeditions")
+    assert deck.codes == ["R7", "RW", "B10"]
+    assert deck.fields == ("colour", "number")
+    assert [str(c) for c in deck.all()] == ["R7", "R7", "RW", "RW", "RW", "B10"]
+    assert deck.size() == 6 and len(deck) == 3
+    r7 = deck.card("R7")
+    assert (r7.colour, r7.number, r7.name()) == ("red", 7, "Red seven")
+    assert deck.card("B10").name() == "B10"          # no name: the code
+    assert r7.fields() == {"colour": "red", "number": 7}
+    assert deck.supply()[r7] == 2
+    assert sorted([deck.card("B10"), r7, deck.card("RW")]) == list(deck.cards)
+    with pytest.raises(AttributeError):
+        r7.colour = "blue"
+
+
+def test_a_code_names_one_card_in_any_case_and_a_wrong_one_says_the_nearest():
+    deck = Deck("expeditions", ROWS, key="test/expeditions")
+    assert deck.parse("R7") is deck.card("R7") and deck.parse(" r7 ") is deck.card("R7")
+    assert deck.parse_all(["b10", "RW"]) == [deck.card("B10"), deck.card("RW")]
+    with pytest.raises(CardError, match=r"^unknown card 'R77' \(not in the expeditions deck\); "
+                                        r"did you mean 'R7'\?$"):
+        deck.parse("R77")
+    with pytest.raises(CardError, match="expected a card code"):
+        deck.parse(["R7"])
+
+
+def test_cards_are_interned_and_come_back_from_a_worker_as_the_same_object():
+    deck = Deck("expeditions", ROWS, key="test/expeditions-pickled")
+    r7 = deck.card("R7")
+    assert pickle.loads(pickle.dumps(r7)) is r7
+    assert pickle.loads(pickle.dumps(deck.all())) == deck.all()
+    import copy
+    assert copy.deepcopy([r7])[0] is r7
+
+
+def test_a_deck_refuses_a_code_twice_and_a_field_named_like_an_attribute():
+    with pytest.raises(ValueError, match="the code 'R7' is on two rows"):
+        Deck("d", [{"code": "R7"}, {"code": "R7"}])
+    with pytest.raises(ValueError, match="a field named 'deck'"):
+        Deck("d", [{"code": "R7", "deck": "x"}])
+
+
+def test_the_french_deck_is_the_52_as_the_engines_deal_them():
+    assert FRENCH.all() == full_deck()
+    assert FRENCH.parse("10h") is Card("10", "H")
+    assert FRENCH.card("QS").name() == "queen of spades"
+    assert len(FRENCH.codes) == 52 and FRENCH.size() == 52
+
+
+def _gamedef(**kw) -> GameDef:
+    import dataclasses
+
+    from builder.engine.war import GAME
+    fields = {f.name: getattr(GAME, f.name) for f in dataclasses.fields(GameDef)}
+    fields.update(kw)
+    return GameDef(**fields)
+
+
+def test_an_engine_says_which_cards_it_plays():
+    with pytest.raises(TypeError, match="cards= must be 'french'.*or 'own'"):
+        _gamedef(cards="tarot")
+    french = _gamedef()
+    assert french.deck is FRENCH and french.decks == {"french": FRENCH}
+    with pytest.raises(ValueError, match="plays the French 52"):
+        french.use_decks({"d": Deck("d", ROWS)})
+    own = _gamedef(cards="own", slug="own-war")
+    with pytest.raises(RuntimeError, match="plays its own decks, and none was given"):
+        own.deck
+    a, b = Deck("a", ROWS, key="x/a"), Deck("b", [{"code": "Z1"}], key="x/b")
+    own.use_decks({"a": a, "b": b})
+    assert own.deck is a and own.parse_card("z1") is b.card("Z1")
+    assert own.copies_of(a.card("RW")) == 3 and own.card_codes() == ["R7", "RW", "B10", "Z1"]
+    with pytest.raises(CardError, match="not in the decks a, b.*did you mean 'Z1'"):
+        own.parse_card("Z2")
+    own.use_decks({"a": a, "b": b})            # the same decks again (serve reads again)
+    with pytest.raises(ValueError, match="already plays the decks a, b of another game"):
+        own.use_decks({"c": Deck("c", ROWS, key="y/c")})
+
+
+# --------------------------------------------------------------------------- a game
+@pytest.fixture()
+def colours(tmp_path, monkeypatch) -> Path:
+    """High Colours in a content folder outside the repository."""
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURES / "high-colours", content / "high-colours")
+    (content / "index.yaml").write_text("games: [high-colours]\n")
+    monkeypatch.chdir(tmp_path)
+    return content
+
+
+def first_errors(content: Path) -> list[str]:
+    report = run_check(Path(content.name))
+    return [d.format().splitlines()[0] for d in report.diagnostics.errors]
+
+
+def test_a_game_with_its_own_deck_is_read_and_replayed(colours):
+    report = run_check(Path("content"))
+    assert [d.format() for d in report.diagnostics] == []
+    game = report.games[0].game
+    assert [r.status for r in report.games[0].replays] == ["pass"]
+    assert [d.name for d in game.decks] == ["colours"]
+    assert game.decks[0].size_mm == (44.5, 63.5)                      # mini
+    assert game.gamedef.deck is game.decks[0].deck
+    assert game.cover_cards == ["R6", "B6"]
+    assert game.decks[0].rows["B6"].line == 13 and game.decks[0].file.endswith("cards.csv")
+
+
+def test_an_example_names_the_games_own_cards_and_events_match_them(colours):
+    ex = colours / "high-colours" / "examples" / "01-a-short-game.yaml"
+    text = ex.read_text()
+    ex.write_text(text.replace("events: [reveal, reveal, tie]",
+                               "events: [{kind: reveal, cards: [r6]}, {kind: reveal, cards: [Y6]}, tie]"))
+    assert first_errors(colours) == []
+    ex.write_text(text.replace("events: [reveal, reveal, tie]",
+                               "events: [{kind: reveal, cards: [R5]}, reveal, tie]"))
+    assert first_errors(colours)[0].startswith(
+        "content/high-colours/examples/01-a-short-game.yaml:13:")
+
+
+def test_a_wrong_card_in_a_setup_says_the_nearest_of_the_games_deck(colours):
+    ex = colours / "high-colours" / "examples" / "01-a-short-game.yaml"
+    ex.write_text(ex.read_text().replace("p1: [R6, B2]", "p1: [R6, B9]"))
+    # said at the setup's hands (the check locates each card of a setup's piles: only)
+    assert first_errors(colours) == [
+        "content/high-colours/examples/01-a-short-game.yaml:7:3: error: example "
+        "'high-colours-short-game': unknown card 'B9' (not in the colours deck); did you "
+        "mean 'B6'?"]
+
+
+def test_a_setup_may_hold_a_card_as_often_as_the_deck_has_it(colours):
+    from builder.check import card_supply
+
+    report = run_check(Path("content"))
+    gamedef = report.games[0].game.gamedef
+    allowed = card_supply(gamedef, gamedef.resolve({}))
+    assert allowed("all", gamedef.deck.card("R6")) == 2        # two of each in cards.csv
+    from builder.engine.war import GAME as WAR
+    assert card_supply(WAR, {})("all", Card("Q", "S")) == 1
+
+
+def test_cover_cards_come_from_the_games_deck(colours):
+    game = colours / "high-colours" / "game.yaml"
+    text = game.read_text()
+    game.write_text(text.replace("cover_cards: [R6, B6]\n", ""))
+    report = run_check(Path("content"))
+    assert report.games[0].game.cover_cards == ["R1", "R2", "R3", "R4"]  # the deck's first four
+    game.write_text(text.replace("cover_cards: [R6, B6]", "cover_cards: [R6, QS]"))
+    assert first_errors(colours) == [
+        "content/high-colours/game.yaml:33:14: error: cover_cards: unknown card 'QS' (not in "
+        "the colours deck)"]
+
+
+def test_a_kit_deck_of_all_cards_is_the_games_deck(colours):
+    game = colours / "high-colours" / "game.yaml"
+    game.write_text(game.read_text() + "kit:\n  - kind: deck\n    cards: all\n")
+    report = run_check(Path("content"))
+    errors = [d.format() for d in report.diagnostics.errors]
+    deck = [c for c in report.games[0].game.kit if c.kind == "deck"]
+    assert errors == [] and deck and deck[0].params["cards"] == [
+        str(c) for c in report.games[0].game.gamedef.deck.cards]
+
+
+def test_two_games_cannot_give_one_engine_two_decks(colours, monkeypatch):
+    """Two games that name one installed engine playing its own cards, each with its own
+    deck file: the engine can play one set of decks in a run, and the second game is told."""
+    from builder.engine import registry
+    engine = registry.load_engine_file(FIXTURES / "high-colours" / "engine.py")
+    real = registry.find_engine
+    monkeypatch.setattr("builder.content.game.find_engine",
+                        lambda name, folder=None: engine if name == "high-colours"
+                        else real(name, folder))
+    for slug in ("one", "two"):
+        folder = colours / slug
+        shutil.copytree(colours / "high-colours", folder)
+        (folder / "engine.py").unlink()
+        game = folder / "game.yaml"
+        game.write_text(game.read_text().replace("slug: high-colours", f"slug: {slug}")
+                        + "engine: high-colours\n")
+    (colours / "two" / "cards.csv").write_text("code,number\nZ1,1\n")
+    (colours / "index.yaml").write_text("games: [one, two]\n")
+    said = [e for e in first_errors(colours) if "decks:" in e]
+    assert said == ["content/two/game.yaml:32:3: error: decks: the high-colours engine already "
+                    "plays the decks colours of another game"]
