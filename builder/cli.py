@@ -313,15 +313,18 @@ def cmd_new(args) -> int:
 
     root = Path(args.content)
     if args.what == "game":
-        if args.source and args.engine:
-            raise CommandError("new game: --engine writes a game with an engine of its own; "
-                               "--from copies a game as it is (choose one)")
-        written = new_game(root, args.name, source=args.source, engine=args.engine)
+        if args.source and (args.engine or args.deck):
+            raise CommandError(f"new game: --{'deck' if args.deck else 'engine'} writes a game "
+                               f"with an engine of its own; --from copies a game as it is "
+                               f"(choose one)")
+        written = new_game(root, args.name, source=args.source, engine=args.engine,
+                           deck=args.deck)
         folder = root / args.name
         log.info(f"wrote {folder}/ ({len(written)} files) and added '{args.name}' to "
                  f"{root / 'index.yaml'}")
         log.info(f"next: edit {folder}/"
-                 + ("engine.py, rules.md and the examples together" if args.engine
+                 + ("cards.csv, engine.py, rules.md and the examples together" if args.deck
+                    else "engine.py, rules.md and the examples together" if args.engine
                     else "game.yaml and rules.md")
                  + ", then run 'warbook check'")
     else:
@@ -456,6 +459,10 @@ def parser() -> argparse.ArgumentParser:
     new_game.add_argument("--engine", action="store_true",
                           help="start a game with an engine of its own (engine.py: a small "
                                "shedding game to change into yours) instead of War's")
+    new_game.add_argument("--deck", action="store_true",
+                          help="like --engine, with cards of the game's own (cards.csv: a row "
+                               "per card, its fields and count; docs/decks.md) instead of the "
+                               "French 52")
     # new writes into the working folder's content/ (made if need be), never into the
     # checkout's, as check and build may read it when the working folder has none
     new_game.set_defaults(func=cmd_new, content=str(Path.cwd() / DEFAULT_CONTENT))

@@ -44,7 +44,8 @@ def check_slug(slug: str) -> None:
 
 
 def new_game(root: Path, slug: str, source: str | None = None,
-             designer: str = "the designer", engine: bool = False) -> list[Path]:
+             designer: str = "the designer", engine: bool = False,
+             deck: bool = False) -> list[Path]:
     """Write ``root/slug`` (a new game) and add it to ``index.yaml``; returns the files
     written."""
     check_slug(slug)
@@ -67,28 +68,37 @@ def new_game(root: Path, slug: str, source: str | None = None,
         game_yaml.write_text(text, encoding="utf-8")
         written = sorted(p for p in folder.rglob("*") if p.is_file())
     else:
-        written = _write_starter(folder, slug, designer, "engine" if engine else "game")
+        written = _write_starter(folder, slug, designer,
+                                 "engine" if engine or deck else "game", deck=deck)
     add_to_index(root / "index.yaml", slug)
     return written
 
 
-def _write_starter(folder: Path, slug: str, designer: str, kind: str = "game") -> list[Path]:
+def _write_starter(folder: Path, slug: str, designer: str, kind: str = "game",
+                   deck: bool = False) -> list[Path]:
     """Write a starter game (``templates/new/KIND/``: files ending ``.j2`` are rendered
     with the game's slug, title and designer, the others copied as they are) into a
-    staging folder, then move it into place whole, so a failure leaves no half folder."""
+    staging folder, then move it into place whole, so a failure leaves no half folder.
+    With ``deck``, the files of ``templates/new/deck/`` (the deck file, and the rules and
+    examples that name its cards) take the place of KIND's of the same name."""
     env = environment(keep_trailing_newline=True, autoescape=False)
-    base = TEMPLATES / "new" / kind
+    layers = [kind] + (["deck"] if deck else [])
+    files: dict[Path, str] = {}     # the starter's file -> the layer it comes from
+    for layer in layers:
+        base = TEMPLATES / "new" / layer
+        for src in sorted(p for p in base.rglob("*") if p.is_file()):
+            files[src.relative_to(base)] = layer
     staging = folder.with_name(f".{folder.name}.new")
     if staging.exists():
         shutil.rmtree(staging)
     try:
-        for src in sorted(p for p in base.rglob("*") if p.is_file()):
-            rel = src.relative_to(base)
+        for rel, layer in sorted(files.items()):
+            src = TEMPLATES / "new" / layer / rel
             target = staging / (rel.with_suffix("") if src.suffix == ".j2" else rel)
             target.parent.mkdir(parents=True, exist_ok=True)
             if src.suffix == ".j2":
-                text = env.get_template(f"new/{kind}/" + rel.as_posix()).render(
-                    slug=slug, title=title_of(slug), designer=designer)
+                text = env.get_template(f"new/{layer}/" + rel.as_posix()).render(
+                    slug=slug, title=title_of(slug), designer=designer, deck=deck)
                 target.write_text(text, encoding="utf-8")
             else:
                 shutil.copyfile(src, target)

@@ -323,6 +323,37 @@ def test_new_game_with_an_engine_of_its_own(tmp_path: Path):
     assert_conforms(engine, games=60)
 
 
+def test_new_game_with_a_deck_of_its_own(tmp_path: Path):
+    """``new game SLUG --deck`` is the same shedding game played with cards of its own: a
+    deck file (four colours, 1 to 9, two of each) beside an engine made with
+    ``cards="own"``, whose examples name those cards; it replays, conforms and says so."""
+    from builder.check import run_check
+    from builder.engine.registry import load_engine_file
+    from builder.scaffold import new_game
+    from builder.testing import assert_conforms
+
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "index.yaml").write_text("games: []\n")
+    written = new_game(content, "colour-match", deck=True)
+    assert {p.name for p in written} == {"engine.py", "game.yaml", "rules.md", "glossary.yaml",
+                                         "cards.csv", "01-a-few-turns.yaml", "02-going-out.yaml"}
+    report = run_check(content)
+    assert report.ok, [d.format() for d in report.diagnostics]
+    game = report.games[0]
+    assert [r.status for r in game.replays] == ["pass", "pass"]
+    assert game.uncovered == ["turn-cap"]
+    deck = game.game.gamedef.deck
+    assert deck.size() == 72 and deck.card("R7").colour == "red" and deck.card("R7").number == 7
+    assert "cards=\"own\"" in (content / "colour-match" / "engine.py").read_text()
+    engine = load_engine_file(content / "colour-match" / "engine.py")
+    engine.use_decks(game.game.gamedef.decks)
+    assert_conforms(engine, games=60)
+    both = warbook("new", "game", "x", "--deck", "--from", "colour-match", "--content",
+                   str(content), cwd=tmp_path)
+    assert both.returncode == 1 and "--deck writes a game with an engine of its own" in both.stderr
+
+
 def test_new_game_writes_into_the_working_folder_never_the_checkout(tmp_path: Path):
     """In a folder without content/, `new game` makes ./content there (the checkout's own
     content, which check and build fall back on, is left alone)."""
