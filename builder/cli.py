@@ -175,6 +175,7 @@ def cmd_check(args) -> int:
 
     log.debug(f"checking {Path(args.content).resolve()}")
     report = only_game(run_check(Path(args.content)), args.game)
+    check_faces(report)
     if args.balance and report.ok:
         return check_balance(report, args)
     if args.json:
@@ -183,6 +184,15 @@ def cmd_check(args) -> int:
     else:
         print_report(report)
     return 0 if report.ok else 1
+
+
+def check_faces(report) -> None:
+    """The faces and backs of the games' own decks, drawn once after the check, their
+    problems added to the report (a field that does not fit its box, a template's fault):
+    the check's stage may not import the renderers, so the commands call this."""
+    from .render.faces import check_faces as draw_every_face
+
+    draw_every_face(report)
 
 
 def check_balance(report, args) -> int:
@@ -259,6 +269,7 @@ def build_locked(settings, args) -> int:
     from .check import run_check
 
     report = run_check(settings.content_root)
+    check_faces(report)
     print_report(report)
     if not report.ok:
         log.error("build stopped: the check failed; nothing was written")

@@ -407,6 +407,9 @@ def rebuild(settings, shown: Callable[[str | None], None],
     t0 = time.perf_counter()
     first_key = None
     report = run_check(settings.content_root)
+    from .render.faces import check_faces
+
+    check_faces(report)  # the games' own cards' faces (see cli.check_faces)
     if not report.ok:
         text = "\n".join(d.format() for d in report.diagnostics.errors)
         shown(text)

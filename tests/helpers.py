@@ -190,8 +190,8 @@ def state_from_piles(game, piles: dict[str, str], **extra):
 
 
 # --------------------------------------------------------------------------- narration
-#: the players' names the renderers fill in for p1..p4
-PLAYER_NAMES = {"p1": "Ann", "p2": "Bea", "p3": "Cyd", "p4": "Dot"}
+#: the players' names the renderers fill in for p1..p6 (Happy Families seats six)
+PLAYER_NAMES = {"p1": "Ann", "p2": "Bea", "p3": "Cyd", "p4": "Dot", "p5": "Eve", "p6": "Fay"}
 #: a card code as the engines' text writes it (KS, 10H)
 CARD_CODE = r"(?:10|[AJQK2-9])[CDHS]"
 NOUNS = "card|pair|point|stone|turn|round|trick|soldier|battle|diamond|war"

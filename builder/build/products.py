@@ -136,8 +136,8 @@ class Rulebooks(Product):
 
     def covers(self, part, inputs, pdfs):
         o = inputs.options
-        return [inputs.game(_slug(part)), inputs.templates("book"), o.get("paper"),
-                o.get("four_colour")]
+        return [inputs.game(_slug(part)), inputs.templates("book"), inputs.templates("cards"),
+                o.get("paper"), o.get("four_colour")]
 
     def files(self, part, folder):
         return [folder / "pdf" / f"{_slug(part)}-rules.pdf"]
@@ -169,8 +169,8 @@ class Compendium(Product):
 
     def covers(self, part, inputs, pdfs):
         o = inputs.options
-        return [inputs.all_games(), inputs.templates("book"), o.get("paper"),
-                o.get("four_colour")]
+        return [inputs.all_games(), inputs.templates("book"), inputs.templates("cards"),
+                o.get("paper"), o.get("four_colour")]
 
     def files(self, part, folder):
         return [folder / "pdf" / "compendium.pdf"]
@@ -267,8 +267,8 @@ class Site(Product):
     late = True
 
     def covers(self, part, inputs, pdfs):
-        return [inputs.all_games(), inputs.templates("site"), sorted(pdfs),
-                inputs.options.get("site_url")]
+        return [inputs.all_games(), inputs.templates("site"), inputs.templates("cards"),
+                sorted(pdfs), inputs.options.get("site_url")]
 
     def files(self, part, folder):
         return files_under(folder / "site")
@@ -355,7 +355,8 @@ class BookRun:
         self.pdf_dir = pdf_dir
         self.renderer = BookRenderer(settings, templates=overrides_of(report.content.root),
                                      accent=report.content.book.accent,
-                                     logo=report.content.book.logo, figures=figures)
+                                     logo=report.content.book.logo, figures=figures,
+                                     content_root=report.content.root)
         self.order: list = []
         self.child: Forked | None = None
         self.front = None

@@ -400,20 +400,23 @@ SITE_W, SITE_H = 10.0, 10.0 * 88 / 63
 SITE_PAD = 0.9
 
 
-def card_svg(kinds: Iterable[str], label: str = "", shown: tuple[float, float] = (1.0, 1.0)) -> Markup:
+def card_svg(kinds: Iterable[str], label: str = "", shown: tuple[float, float] = (1.0, 1.0),
+             ratio: float | None = None) -> Markup:
     """The signs of one card for the website: an SVG laid over the card's image (the
     stylesheet places it ``SITE_PAD`` card tenths beyond the card on each side), or "".
     ``shown``: the part of the card in view, as fractions of its width and height (a
-    fan's next card leaves its left 0.45 in view, a stack's its top 0.25)."""
+    fan's next card leaves its left 0.45 in view, a stack's its top 0.25). ``ratio``: the
+    card's height in widths, for a game's own deck (None: the French card's 88 / 63)."""
     kinds = tuple(kinds)
     if not kinds:
         return Markup("")
     p = SITE_PAD
-    body = svg_shapes(card_shapes(kinds, 0, 0, SITE_W, SITE_H,
-                                  shown=(shown[0] * SITE_W, shown[1] * SITE_H),
+    site_h = SITE_H if ratio is None else SITE_W * ratio
+    body = svg_shapes(card_shapes(kinds, 0, 0, SITE_W, site_h,
+                                  shown=(shown[0] * SITE_W, shown[1] * site_h),
                                   covered_below=shown[1] < 0.6, label=label))
     return Markup(f'<svg class="card-signs" viewBox="{_n(-p)} {_n(-p)} {_n(SITE_W + 2 * p)} '
-                  f'{_n(SITE_H + 2 * p)}" aria-hidden="true" focusable="false">{body}</svg>')
+                  f'{_n(site_h + 2 * p)}" aria-hidden="true" focusable="false">{body}</svg>')
 
 
 def place_svg(kind: str, words: str = "") -> Markup:

@@ -15,6 +15,7 @@ from ..check import GameReport, Replay, StepRecord
 from ..engine.core import Card, Zone
 from ..model import Rule
 from . import marks as mk
+from .faces import card_ref, code_ref
 from .markup import Markdown, Markup, plain, prose, smart
 from .numbers import numbers_view
 
@@ -25,7 +26,9 @@ class Links:
 
     anchor: Callable[[str, str], str]  # (game slug, rule id) -> anchor id
     href: Callable[[str, str], str]  # (game slug, rule id) -> href
-    card: Callable[[str], str]  # card code ("QD", "back-a") -> image URL
+    #: a card reference (``render/faces.py`` ``card_ref``: "QD", "back",
+    #: "high-colours/colours/R6") -> image URL
+    card: Callable[[str], str]
     #: print: a cross-reference also shows the page of its target (see render/book/pagerefs.py)
     page_refs: bool = False
 
@@ -45,7 +48,7 @@ class RuleView:
 
 @dataclass
 class CardView:
-    code: str  # "QD" or "back"
+    code: str  # the card's code ("QD", "R6"), or "back" for a face-down card
     src: str
     alt: str
     up: bool
@@ -62,6 +65,14 @@ class CardView:
     label: str = ""
     #: the signs as the website lays them over the card (an SVG), or ""
     sign_svg: Markup = field(default_factory=lambda: Markup(""))
+    #: the picture drawn: the card's reference (``render/faces.py`` ``card_ref``): its
+    #: code ("QD") or "back" for the French 52, "<deck key>/<code>" or "<deck key>/_back"
+    #: for a game's own deck; "" means ``code``
+    art: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.art:
+            self.art = self.code
 
 
 @dataclass
@@ -99,20 +110,24 @@ class Diagram:
     marks: list[str] = field(default_factory=list)
     #: the key: a line a kind shown, with the picture of its sign and its words
     legend: list[mk.MarkKey] = field(default_factory=list)
+    #: a card's height in card widths, for a game's own deck (its size: 1.43 for a mini
+    #: card); None for the French 52, drawn 10 by 14
+    ratio: float | None = None
 
     def width(self, card: float, gap: float) -> float:
         """The diagram's width for a card width and a gap between columns."""
         return sum(w * card + gap for w in self.widths) + gap
 
-    def geometry(self, card: float = 10.0, ratio: float = 1.4, gap: float = 1.6,
+    def geometry(self, card: float = 10.0, ratio: float | None = None, gap: float = 1.6,
                  label: float = 6.0, foot: float = 2.8, empty: float = 6.0,
                  stack_step: float = 3.5, pad: float = 1.2,
                  min_widths: list[float] | None = None) -> "Geometry":
         """Every zone and card placed in absolute coordinates (in the unit of ``card``).
 
         Print uses this: absolutely placed boxes cost WeasyPrint one layout each, where
-        inline blocks would be measured again and again."""
-        ch = card * ratio
+        inline blocks would be measured again and again. ``ratio``: a card's height in
+        widths (the diagram's own, else the French card's 1.4)."""
+        ch = card * (ratio if ratio is not None else self.ratio or FRENCH_RATIO)
         # each column as wide as its cards, or as ``min_widths`` asks (room for its words)
         cw = [max(w * card, (min_widths or [])[j] if j < len(min_widths or []) else 0.0)
               for j, w in enumerate(self.widths)]
@@ -173,7 +188,8 @@ class Diagram:
             cols = slice(start, start + max_cols)
             rows = [r[cols] for r in self.rows]
             rows = [r for r in rows if any(z is not None for z in r)]
-            out.append(Diagram(rows=rows, cols=len(self.widths[cols]), widths=self.widths[cols]))
+            out.append(Diagram(rows=rows, cols=len(self.widths[cols]), widths=self.widths[cols],
+                               ratio=self.ratio))
         return out
 
 
@@ -254,6 +270,22 @@ class GameView:
     #: an example draws a place the table may not look into (a hand) face up, marked as
     #: hidden (``ZoneView.hidden``): the examples' lead says how
     hidden: bool = False
+    #: the cards on the rulebook's cover, as references (``render/faces.py``)
+    cover_cards: list[str] = field(default_factory=list)
+
+
+#: a French card's height in widths, as the diagrams draw it (10 by 14 mm)
+FRENCH_RATIO = 1.4
+
+
+def deck_ratio(game) -> float | None:
+    """The height in widths of the cards a game's diagrams draw: its tallest own deck's
+    (a game may play decks of two sizes; a shorter card is drawn within that height),
+    None for a game of the French 52."""
+    sizes = [spec.size_mm for spec in getattr(game, "decks", None) or []]
+    if not sizes:
+        return None
+    return round(max(h / w for w, h in sizes), 4)
 
 
 def rank_label(code: str) -> str:
@@ -268,12 +300,16 @@ class Presenter:
         self.links = links
         #: the balance lab's figures (``lab.figures.BookFigures``), or None: no numbers
         self.figures = figures
+        #: the diagrams' card height in widths: the game's tallest own deck's, None for
+        #: the French 52 (set by :meth:`game`)
+        self.ratio: float | None = None
 
     # ------------------------------------------------------------------ game
     def game(self, gr: GameReport) -> GameView:
         g = gr.game
         index = g.rule_index()
         slug = g.slug
+        self.ratio = deck_ratio(g)
 
         def resolve(rid: str):
             r = index.get(rid)
@@ -306,6 +342,7 @@ class Presenter:
             rules=[t for t in tops if t.part == "rules"],
             clarifications=[t for t in tops if t.part == "clarifications"],
             examples=[], glossary=[], names=dict(g.player_names),
+            cover_cards=[code_ref(g, c) for c in g.cover_cards],
         )
         view.all_rules = [x for t in tops for x in _walk(t)]
         view.numbers = numbers_view(self.figures.of(slug) if self.figures is not None else None,
@@ -413,7 +450,7 @@ class Presenter:
                  and any(b.id == z.id and b.count is not None and z.count >= b.count
                          for b in zones)}
         if not zones:
-            return Diagram(rows=[], cols=0)
+            return Diagram(rows=[], cols=0, ratio=self.ratio)
         nrows = max(z.row for z in zones) + 1
         ncols = max(z.col for z in zones) + 1
         grid: list[list[ZoneView | None]] = [[None] * ncols for _ in range(nrows)]
@@ -421,6 +458,7 @@ class Presenter:
             cards = []
             for i, (card, up) in enumerate(z.cards):
                 code = str(card) if up else "back"
+                art = card_ref(card, up)
                 moved = (after is not None and up and card not in stays.get(z.id, ())
                          and z.id not in grown)
                 mark = marks.get(str(card), "") if up else ""
@@ -432,10 +470,11 @@ class Presenter:
                 shown = ((FAN_STEP, 1.0) if under and z.style == "fan"
                          else (1.0, 1 - STACK_OVERLAP) if under and z.style == "stack"
                          else (1.0, 1.0))
-                cards.append(CardView(code=code, src=self.links.card(code),
+                cards.append(CardView(code=code, src=self.links.card(art),
                                       alt=card.name() if up else "a face-down card", up=up,
                                       moved=moved, mark=mark, signs=drawn, label=label,
-                                      sign_svg=mk.card_svg(drawn, label, shown)))
+                                      sign_svg=mk.card_svg(drawn, label, shown, self.ratio),
+                                      art=art))
             if z.style == "pile" and z.count == 0:
                 cards = []
             owner = names.get(z.owner, z.owner or "") if z.owner else ""
@@ -464,7 +503,7 @@ class Presenter:
                              + [z.hidden for r in rows for z in r if z and z.hidden])
         return Diagram(rows=rows, cols=len(keep), widths=widths,
                        moment="reveal" if after is not None else "",
-                       marks=shown, legend=mk.legend(shown, vocab))
+                       marks=shown, legend=mk.legend(shown, vocab), ratio=self.ratio)
 
 
 def seen_words(hidden: str, owner: str) -> str:

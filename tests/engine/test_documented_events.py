@@ -16,7 +16,8 @@ import pytest
 from helpers import documented_events_and_rules, games_page_sections, games_page_table
 
 from builder.check import run_check
-from builder.engine.core import Card, play_game, random_bot
+from builder.engine.cards import CardBase
+from builder.engine.core import play_game, random_bot
 from builder.engine.registry import registered_engines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,7 +90,7 @@ def test_every_event_is_as_documented(slug, shipped_events):
             f"{slug}: a '{ev.kind}' event has data {sorted(ev.data)}; the docs list "
             f"{sorted(events[ev.kind])}")
         assert not ev.rule or ev.rule in rules, f"{slug}: '{ev.kind}' cites '{ev.rule}'"
-        assert isinstance(ev.cards, (tuple, list)) and all(isinstance(c, Card)
+        assert isinstance(ev.cards, (tuple, list)) and all(isinstance(c, CardBase)
                                                            for c in ev.cards), (slug, ev)
         if ev.kind == "game-over":
             assert ev.data["winner"] == "draw" or re.fullmatch(r"p\d", ev.data["winner"]), ev

@@ -26,6 +26,7 @@ from ... import __version__
 from ...engine.core import full_deck
 from ...model import Book
 from ...settings import Paper, Settings
+from ..faces import Faces, back_ref, split_ref
 from ..fetch import CardFetcher, card_url
 from ..fonts import font_face_css
 from ..marks import LABEL_FONT, card_shapes, place_sign, swatch_for
@@ -71,8 +72,8 @@ class BookFetcher(CardFetcher):
 
     BLANK = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
 
-    def __init__(self, four_colour: bool = False):
-        super().__init__(four_colour)
+    def __init__(self, four_colour: bool = False, faces: Faces | None = None):
+        super().__init__(four_colour, faces)
         self.cards: CardForms | None = None
         self.art: list[Art] = []
         self.logo: Path | None = None  # the project's logo (``logo:book``), if any
@@ -97,15 +98,47 @@ class BookFetcher(CardFetcher):
         return super().fetch(url, headers)
 
     def draw_cards(self, codes: list[str], width_mm: float, height_mm: float) -> None:
-        """Draw the given cards once, from their SVG art, one to a page, for the diagrams,
-        which show the same 53 small cards some 2,500 times: ``stamp`` copies each card's
-        page into a book once, as a vector picture (a form), and shows it wherever the
-        card lies."""
-        pages = "".join(f'<img src="card:{c}" alt="">' for c in codes)
+        """Draw the given cards (their references: ``render/faces.py``) once, from their
+        SVG art, one to a page, for the diagrams, which show the same 53 small cards some
+        2,500 times: ``stamp`` copies each card's page into a book once, as a vector
+        picture (a form), and shows it wherever the card lies. Drawn again, cards already
+        drawn are left as they are (the French 52 first, then a game's own decks, each at
+        its own size)."""
+        if self.cards is not None:
+            codes = [c for c in codes if c not in self.cards]
+            if not codes:
+                return
+        pages = "".join(f'<img src="{card_url(c)}" alt="">' for c in codes)
         html = (f'<html lang="en"><style>@page {{ size: {width_mm}mm {height_mm}mm; margin: 0 }}'
                 f" body {{ margin: 0 }} img {{ display: block; width: {width_mm}mm;"
                 f" height: {height_mm}mm }} img + img {{ break-before: page }}</style>{pages}")
-        self.cards = CardForms(HTML(string=html, url_fetcher=self).write_pdf(), codes)
+        pdf = HTML(string=html, url_fetcher=self).write_pdf()
+        if self.cards is None:
+            self.cards = CardForms(pdf, codes)
+        else:
+            self.cards.add(pdf, codes)
+
+    def draw_own_cards(self, view: "GameView") -> None:
+        """Draw the cards of a game's own decks that its diagrams show (and each deck's
+        back), each deck at its own width to height, 10 mm wide as the French cards."""
+        refs = sorted({c.art for d in diagrams_of(view) for row in d.rows for z in row
+                       if z is not None for c in z.cards if "/" in c.art})
+        by_deck: dict[str, list[str]] = {}
+        for ref in refs:
+            by_deck.setdefault(split_ref(ref)[0], []).append(ref)
+        for key, deck_refs in by_deck.items():
+            ratio = self.faces.ratio(key) or 1.4
+            back = back_ref(key)
+            self.draw_cards(deck_refs + ([back] if back not in deck_refs else []),
+                            10, round(10 * ratio, 3))
+
+
+def diagrams_of(view: "GameView") -> list:
+    """Every diagram of a game's book: the table dealt, each example's setup and steps."""
+    out = [view.table] if view.table is not None else []
+    for e in view.examples:
+        out += [e.setup] + [s.diagram for s in e.steps]
+    return out
 
 
 def diagram_keeper(art: list) -> "Callable[[Any], int]":
@@ -266,7 +299,7 @@ def diagram_art(g) -> Art:
     art = Art(width=g.width, height=g.height, felt=FELT, edge=FELT_EDGE, runs=diagram_runs(g))
     for p in g.zones:
         for c, x, y in p.cards:
-            art.cards.append((c.code, x, y, g.card, g.card_h))
+            art.cards.append((c.art, x, y, g.card, g.card_h))
         if p.zone.hidden and p.cards:
             # a place the table may not look into: its cards on a grey ground, the closed
             # eye before the owner's name
@@ -444,7 +477,8 @@ class BookRenderer:
     logo and the balance lab's figures (``lab.figures.BookFigures``, or None)."""
 
     def __init__(self, settings: Settings, *, templates: Path | None = None,
-                 accent: str | None = None, logo: str | None = None, figures=None):
+                 accent: str | None = None, logo: str | None = None, figures=None,
+                 content_root: Path | None = None):
         self.paper = settings.paper
         self.figures = figures
         self.env = environment(templates, extensions=["jinja2.ext.do"])
@@ -453,7 +487,9 @@ class BookRenderer:
         self.env.globals["step_layout"] = helper(step_layout)
         self.env.globals["page_ref"] = helper(page_ref)
         self.font_config = FontConfiguration()
-        self.fetcher = BookFetcher(settings.four_colour)
+        root = content_root if content_root is not None else (
+            templates.parent if templates is not None else None)
+        self.fetcher = BookFetcher(settings.four_colour, Faces(root, settings.four_colour))
         self.fetcher.logo = Path(logo) if logo else None
         self.env.globals["diagram_id"] = diagram_keeper(self.fetcher.art)
         self.image_cache: dict = {}
@@ -472,6 +508,7 @@ class BookRenderer:
         self.pages = 0
 
     def view(self, game_report) -> GameView:
+        self.fetcher.faces.add(game_report.game)  # its own decks' art, if it has any
         return Presenter(book_links(), self.figures).game(game_report)
 
     def _html(self, html: str, fill: bool = True):
@@ -497,11 +534,12 @@ class BookRenderer:
     def book_html(self, game_report) -> tuple[GameView, str]:
         """One game's rulebook as HTML (cheap: the layout is the costly part)."""
         g = self.view(game_report)
+        self.fetcher.draw_own_cards(g)
         book = self._book(
             title=f"{g.title}: rules", author=g.designer,
             subject=f"Rules of {g.title}, a card game for {g.players} players. {g.tagline}",
             keywords=", ".join(["card game", "War variant", "rules", g.title]),
-            cover_cards=[card_url("full-" + c) for c in game_report.game.cover_cards],
+            cover_cards=[card_url(ref, "full") for ref in g.cover_cards],
         )
         return g, self.env.get_template("book/book.html.j2").render(book=book, games=[g])
 
@@ -544,7 +582,7 @@ class BookRenderer:
             subject="Rules, worked examples and quick references for "
                     + ", ".join(g.title for g in games),
             keywords=", ".join(["card game", "rules"] + [g.title for g in games]),
-            cover_cards=[card_url("full-" + c) for c in ("AS", "KH", "QC", "JD")],
+            cover_cards=[card_url(ref, "full") for ref in compendium_cover(games)],
             intro=Markdown(lambda rid: None).block(intro) if intro.strip() else "",
             compare_note=compare_note,
         )
@@ -575,6 +613,24 @@ class BookRenderer:
             front_path.unlink(missing_ok=True)
         self.pages += n
         return n
+
+
+#: the compendium's cover when every game plays the French 52
+FRENCH_COVER = ("AS", "KH", "QC", "JD")
+
+
+def compendium_cover(games: list[GameView]) -> list[str]:
+    """The cards on the compendium's cover (references): four French cards when every game
+    plays the French 52; else the games' own cover cards, the first of each game, then the
+    second of each, up to four."""
+    if all("/" not in ref for g in games for ref in g.cover_cards):
+        return list(FRENCH_COVER)
+    out: list[str] = []
+    for i in range(4):
+        for g in games:
+            if i < len(g.cover_cards) and len(out) < 4:
+                out.append(g.cover_cards[i])
+    return out
 
 
 @dataclass

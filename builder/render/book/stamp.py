@@ -45,7 +45,7 @@ class Art:
     felt: str
     edge: str
     cards: list[tuple[str, float, float, float, float]] = field(default_factory=list)
-    """(card code, x, y, width, height)"""
+    """(card reference, x, y, width, height): ``render/faces.py`` ``card_ref``"""
     empties: list[tuple[float, float, float, float]] = field(default_factory=list)
     """(x, y, width, height) of the dashed outline of an empty place"""
     empty_ink: str = "#9aab96"
@@ -74,16 +74,47 @@ class Placed:
 
 
 class CardForms:
-    """The diagrams' cards: a PDF with one card to a page (drawn once per build from the
-    card art), each page copied into a book as a form, a vector picture, the first time
-    the book shows that card."""
+    """The diagrams' cards: PDFs with one card to a page (drawn once per build from the
+    card art: the French 52 first, then each of a game's own decks at its own size), each
+    page copied into a book as a form, a vector picture, the first time the book shows
+    that card. A card is named by its reference (``render/faces.py``: "QD", "back",
+    "high-colours/colours/R6")."""
 
-    def __init__(self, pdf_bytes: bytes, codes: list[str]):
-        self.data = pdf_bytes
-        self.page = {code: i for i, code in enumerate(codes)}
+    def __init__(self, pdf_bytes: bytes | None = None, codes: list[str] = ()):
+        self.docs: list[bytes] = []
+        #: reference -> (document, page)
+        self.where: dict[str, tuple[int, int]] = {}
+        if pdf_bytes is not None:
+            self.add(pdf_bytes, codes)
 
-    def open(self) -> pikepdf.Pdf:
-        return pikepdf.open(io.BytesIO(self.data))
+    def add(self, pdf_bytes: bytes, codes: list[str]) -> None:
+        """Another PDF of cards, one to a page in the order of ``codes``."""
+        doc = len(self.docs)
+        self.docs.append(pdf_bytes)
+        self.where.update({code: (doc, i) for i, code in enumerate(codes)})
+
+    @property
+    def data(self) -> bytes:
+        """The first PDF (the French 52's)."""
+        return self.docs[0]
+
+    @property
+    def page(self) -> dict[str, int]:
+        """Each card's page in its PDF."""
+        return {code: i for code, (_, i) in self.where.items()}
+
+    def __contains__(self, code: str) -> bool:
+        return code in self.where
+
+    def open(self, doc: int = 0) -> pikepdf.Pdf:
+        return pikepdf.open(io.BytesIO(self.docs[doc]))
+
+
+def _resource(code: str, n: int) -> str:
+    """A card's form's resource name: ``WarbookCard`` and its code for a French card
+    (``WarbookCardQD``), and a number for a reference that is no PDF name
+    (``high-colours/colours/R6``)."""
+    return "WarbookCard" + (code if code.isalnum() else f"Ref{n}")
 
 
 class _Type3:
@@ -175,24 +206,29 @@ class _Writer:
     def __init__(self, pdf: pikepdf.Pdf, cards: CardForms):
         self.pdf = pdf
         self.cards = cards
-        self._cards_pdf: pikepdf.Pdf | None = None
+        self._cards_pdfs: dict[int, pikepdf.Pdf] = {}
         self.fonts: dict[str, _Type3] = {}
+        #: resource name -> the card's form in the book
         self.card_objects: dict[str, pikepdf.Object] = {}
         self.card_sizes: dict[str, tuple[float, float]] = {}
+        self.card_names: dict[str, str] = {}
         #: the graphics states of the veils (name -> fill opacity), and those of one page
         self.states: dict[str, float] = {}
         self.states_used: set[str] = set()
 
     def card(self, code: str) -> str:
         """The resource name of a card's form, copied into the book on first use."""
-        if code not in self.card_objects:
-            if self._cards_pdf is None:
-                self._cards_pdf = self.cards.open()
-            page = self._cards_pdf.pages[self.cards.page[code]]
+        if code not in self.card_names:
+            doc, index = self.cards.where[code]
+            if doc not in self._cards_pdfs:
+                self._cards_pdfs[doc] = self.cards.open(doc)
+            page = self._cards_pdfs[doc].pages[index]
             x0, y0, x1, y1 = (float(v) for v in page.MediaBox)
+            name = _resource(code, len(self.card_names))
+            self.card_names[code] = name
             self.card_sizes[code] = (x1 - x0, y1 - y0)
-            self.card_objects[code] = self.pdf.copy_foreign(page.as_form_xobject())
-        return "WarbookCard" + code
+            self.card_objects[name] = self.pdf.copy_foreign(page.as_form_xobject())
+        return self.card_names[code]
 
     def font(self, run: Run) -> _Type3:
         file = run.style.file
@@ -212,8 +248,13 @@ class _Writer:
             name = self.card(code)
             cards_used.add(name)
             # the form is in points, upwards: scale it to the place and flip it back into
-            # the y-down frame
+            # the y-down frame; a card of another shape than its place (a game's decks of
+            # two sizes) keeps its shape, centred in the place
             fw, fh = self.card_sizes[code]
+            sx, sy = w / fw, h / fh
+            if abs(sx - sy) > 1e-6 * max(sx, sy):
+                k = min(sx, sy)
+                x, y, w, h = x + (w - fw * k) / 2, y + (h - fh * k) / 2, fw * k, fh * k
             ops.append(f"q {w / fw:.6f} 0 0 {-h / fh:.6f} {x:.3f} {y + h:.3f} cm /{name} Do Q")
         if art.empties:
             ops.append(f"{_rgb(art.empty_ink)} RG [0.7 0.45] 0 d")
@@ -326,8 +367,7 @@ def stamp(pdf_bytes: bytes, placed: list[Placed], cards: CardForms, target: Path
         for name in sorted(fonts_used):
             page.add_resource(fonts[name], Name.Font, name=Name("/" + name))
         for name in sorted(cards_used):
-            page.add_resource(writer.card_objects[name[len("WarbookCard"):]], Name.XObject,
-                              name=Name("/" + name))
+            page.add_resource(writer.card_objects[name], Name.XObject, name=Name("/" + name))
         # WeasyPrint's drawing is kept in a saved graphics state, so the diagrams start
         # from the page's own coordinates (points, from the bottom left corner)
         page.contents_add(pdf.make_stream(b"q\n"), prepend=True)

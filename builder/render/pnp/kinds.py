@@ -328,6 +328,14 @@ def round_tracker(r: Renderer, game, words: Words, p: dict, paper: Paper, first:
 def deck(r: Renderer, game, words: Words, p: dict, paper: Paper, first: int) -> Kit:
     """The game's own cards (``cards``: all 52, some suits, or a list), nine a sheet, each
     sheet of faces followed by its backs (design ``back``) for a long-edge duplex print."""
+    if getattr(game, "decks", None):
+        # TODO(own decks): draw a game's own cards here from render/faces.py
+        # (Faces.face(ref, style="full", bleed_mm=...), Faces.back(deck key, ...)), at the
+        # deck's size (DeckArt.size_mm); until then the sheets are refused, not guessed
+        where = game.where
+        raise ComponentError(f"{where.path}:{where.line}: {game.slug}: the kit's deck "
+                             f"component cannot print a game's own cards yet (decks: in "
+                             f"game.yaml); leave the deck out of the kit for now")
     cards = [Card.parse(c) for c in p["cards"]]
     sheets = duplex_card_sheets(paper, cards, p["back"], r.ink.low, p["label"] or "cards")
     row = CoverRow(p["row"] or f"Playing cards, {len(cards)} faces and their backs",

@@ -8,7 +8,8 @@ any static host:
   the rulebook (rules with permalinks, clarifications, worked examples, glossary);
 * ``search.html`` and ``assets/search-index.js``: search over every game, offline (the
   index is a script assigning a global, so no ``fetch`` is needed);
-* ``cards/*.svg``: each card image written once; ``assets/``: CSS, scripts, fonts.
+* ``cards/*.svg``: each card image written once (a game's own cards in
+  ``cards/<slug>/<deck>/``); ``assets/``: CSS, scripts, fonts.
 
 Content is data: Markdown goes through :mod:`.markup` (which escapes any HTML), plain
 strings through Jinja's autoescaping, and the search index is JSON with every ``<`` written
@@ -33,8 +34,8 @@ from markupsafe import Markup, escape
 from ... import __version__
 from ...model import Game
 from ...settings import Settings
-from .. import cards as cardart
 from ..errors import RenderError
+from ..faces import Faces
 from ..fonts import find as find_font
 from ..markup import XREF, Markdown, plain
 from ..present import GameView, Links, Presenter
@@ -72,7 +73,8 @@ class SiteError(RenderError):
 # --------------------------------------------------------------------------- links
 def site_links() -> Links:
     """Anchors are the rule ids themselves, so a permalink is ``<slug>.html#<rule-id>``;
-    every cross-reference stays on its game's page; cards are ``cards/<code>.svg``."""
+    every cross-reference stays on its game's page; cards are ``cards/<reference>.svg``
+    (``cards/QD.svg``; a game's own card ``cards/high-colours/colours/R6.svg``)."""
     return Links(anchor=lambda slug, rid: rid,
                  href=lambda slug, rid: f"#{rid}",
                  card=lambda code: f"cards/{code}.svg")
@@ -391,7 +393,10 @@ class SiteRenderer:
             encoding="utf-8")
         self.write_fonts(assets / "fonts", list(pages.values()) + scripts
                          + [r["t"] + r["x"] for r in records])
-        ncards = self.write_cards(out / "cards", views)
+        faces = Faces(report.content.root)
+        for gr in report.games:
+            faces.add(gr.game)
+        ncards = self.write_cards(out / "cards", views, faces)
         self.link_pdfs(pdfs, out / PDF)
         self.write_pictures(assets, report, views, mark=assets / Path(mark).name)
         return {"pages": len(pages), "cards": ncards}
@@ -448,21 +453,24 @@ class SiteRenderer:
             except OSError:
                 shutil.copyfile(src, dst)
 
-    def write_cards(self, folder: Path, views: list[GameView]) -> int:
-        """Each card image that any diagram shows, written once."""
+    def write_cards(self, folder: Path, views: list[GameView], faces: Faces | None = None) -> int:
+        """Each card image that any diagram shows, written once, in its compact style
+        (``faces``: every game's own decks, added; the French 52 alone without)."""
+        faces = faces if faces is not None else Faces()
         folder.mkdir()
-        codes: set[str] = set()
+        refs: set[str] = set()
         for g in views:
             for e in g.examples:
                 for d in [e.setup] + [s.diagram for s in e.steps]:
                     for row in d.rows:
                         for z in row:
                             if z is not None:
-                                codes.update(c.code for c in z.cards)
-        for code in sorted(codes):
-            svg = cardart.face_down() if code == "back" else cardart.card_face(code, style="compact")
-            (folder / f"{code}.svg").write_text(svg, encoding="utf-8")
-        return len(codes)
+                                refs.update(c.art for c in z.cards)
+        for ref in sorted(refs):
+            path = folder / f"{ref}.svg"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(faces.svg(ref, "compact"), encoding="utf-8")
+        return len(refs)
 
 
 def normalise_url(url: str | None) -> str:
