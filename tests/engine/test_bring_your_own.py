@@ -133,7 +133,7 @@ def test_an_unknown_engine_names_the_line_and_the_engines_available(tmp_path: Pa
     assert (f"peace/game.yaml:{line}:9: error: unknown engine 'wra' (available: battle, "
             f"battle-lines, deck-management, ultimate, war, winning-the-battle); did you "
             f"mean 'war'?") in proc.stderr
-    assert "peace: not checked: its engine could not be loaded" in proc.stdout
+    assert "peace: not checked: its engine or its cards could not be loaded" in proc.stdout
     assert "Traceback" not in proc.stderr
 
 
