@@ -6,6 +6,7 @@ from pathlib import Path
 
 from builder.cli import find_default
 
+
 def test_a_folder_with_content_gets_its_own_output(tmp_path: Path, monkeypatch):
     """A designer's folder with content/ builds into its own output/ (made by the first
     build), never into the checkout's."""
