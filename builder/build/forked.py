@@ -40,30 +40,38 @@ class Forked:
                                    name=name)
         self.process.start()
         send.close()
-        self._result = None
-        self._done = False
+        #: what ``join`` found, once: ("result", value) or ("failed", the BuildError)
+        self._outcome: tuple | None = None
 
     def join(self):
-        if not self._done:
-            try:
-                sent = self._receive.recv()
-            except EOFError:  # the child ended before sending anything
-                sent = None
-            self.process.join()
-            self._done = True
-            code = self.process.exitcode
-            if code != 0 or sent is None or sent[0] != "result":
-                if sent is not None and sent[0] == "located":
-                    raise BuildError(sent[1], located=True)
-                if sent is not None and sent[0] in ("error", "internal"):
-                    raise BuildError(f"{self.name}: {sent[1]}", internal=sent[0] == "internal")
-                if code is not None and code < 0:
-                    why = f"stopped by signal {-code}"
-                else:
-                    why = f"the process ended with exit status {code} and sent no result"
-                raise BuildError(f"{self.name}: {why}")
-            self._result = sent[1]
-        return self._result
+        """The child's result; raises :class:`BuildError` if it failed. A second call
+        says the same again (the result, or the same error) without waiting."""
+        if self._outcome is None:
+            self._outcome = self._collect()
+        kind, value = self._outcome
+        if kind == "failed":
+            raise value
+        return value
+
+    def _collect(self) -> tuple:
+        try:
+            sent = self._receive.recv()
+        except EOFError:  # the child ended before sending anything
+            sent = None
+        self.process.join()
+        code = self.process.exitcode
+        if code == 0 and sent is not None and sent[0] == "result":
+            return "result", sent[1]
+        if sent is not None and sent[0] == "located":
+            return "failed", BuildError(sent[1], located=True)
+        if sent is not None and sent[0] in ("error", "internal"):
+            return "failed", BuildError(f"{self.name}: {sent[1]}",
+                                        internal=sent[0] == "internal")
+        if code is not None and code < 0:
+            why = f"stopped by signal {-code}"
+        else:
+            why = f"the process ended with exit status {code} and sent no result"
+        return "failed", BuildError(f"{self.name}: {why}")
 
     def kill(self) -> None:
         if self.process.is_alive():

@@ -295,6 +295,11 @@ def test_the_rulebooks_alone_are_bound_into_a_compendium(built, tmp_path):
         assert info.count == pages(tmp_path / f"{slug}-rules.pdf")
     words = " ".join(p.extract_text() or "" for p in PdfReader(tmp_path / "war-rules.pdf").pages)
     assert "By the numbers" in words
+    # every rulebook already written: the compendium is still bound from them
+    (tmp_path / "compendium.pdf").unlink()
+    again = render_pdfs(report, report.games, tmp_path, letter(content, tmp_path), done=infos)
+    assert again == infos
+    assert pages(tmp_path / "compendium.pdf") > sum(i.count for i in infos.values())
 
 
 def test_a_build_of_a_game_the_content_does_not_have_says_which_it_has(built, tmp_path):

@@ -121,3 +121,26 @@ def test_a_child_that_sends_something_other_than_a_result_fails(monkeypatch):
     monkeypatch.setattr(forked, "_run_child", _send_a_stranger)
     with pytest.raises(BuildError, match="^sum: .*sent no result"):
         Forked("sum", lambda: 45).join()
+
+
+def _raise_internal_build_error():
+    raise BuildError("the queue lost a book", internal=True)
+
+
+def test_a_build_error_marked_internal_in_the_child_stays_internal():
+    """A BuildError the child's own code marks as a bug is reported as one (exit 2), not as
+    a plain render error (exit 1)."""
+    with pytest.raises(BuildError) as e:
+        Forked("rulebooks", _raise_internal_build_error).join()
+    assert e.value.internal and e.value.exit_code == 2
+    assert str(e.value) == ("rulebooks: internal error: BuildError: the queue lost a book")
+
+
+def test_a_failed_child_says_the_same_error_when_joined_again():
+    child = Forked("component sheets", _raise_render_error)
+    with pytest.raises(BuildError) as first:
+        child.join()
+    with pytest.raises(BuildError) as again:
+        child.join()
+    assert again.value is first.value
+    assert child.process.exitcode == 1

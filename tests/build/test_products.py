@@ -129,3 +129,60 @@ def test_a_product_that_declares_no_inputs_says_which():
 
     with pytest.raises(NotImplementedError, match="^Poster declares no inputs$"):
         Poster().covers("poster", None, [])
+
+
+def test_a_rulebook_carried_over_is_named_from_its_manifest_entry(tmp_path):
+    """``book_info``: what the compendium needs of a rulebook a build does not write again,
+    read from its manifest entry (slug from the file's name, title, pages, anchors)."""
+    from builder.build.products import book_info
+
+    entry = {"files": ["pdf/battle-lines-rules.pdf"],
+             "book": {"title": "Battle Lines", "count": 24, "pages": {"setup": 3}}}
+    info = book_info(entry, tmp_path)
+    assert (info.slug, info.title, info.count, info.pages) == (
+        "battle-lines", "Battle Lines", 24, {"setup": 3})
+    assert info.path == tmp_path / "battle-lines-rules.pdf"
+
+
+def test_the_books_are_set_in_the_contents_accent(content, tmp_path):
+    """The ``book: accent`` of index.yaml reaches the rulebooks' stylesheet."""
+    from builder.build.products import BookRun
+    from builder.check import run_check
+
+    root = tmp_path / "content"
+    shutil.copytree(content, root)
+    (root / "index.yaml").write_text("games: [war]\nbook: {title: Accents, accent: '#2a5d8f'}\n")
+    settings = Settings(content_root=root, output=tmp_path / "out")
+    run = BookRun(run_check(root), settings, None, tmp_path)
+    assert ":root { --accent: #2a5d8f; }" in run.renderer.css_text
+
+
+def test_print_shop_copies_are_made_of_the_builds_pdfs(tmp_path):
+    """``PrintShopCopies.finish``: with a colour profile in the settings, every PDF of the
+    build's pdf folder gets a CMYK copy in the staging folder's print-shop/; without one,
+    none."""
+    from types import SimpleNamespace
+
+    from weasyprint import HTML
+
+    from builder.build.products import PrintShopCopies
+    from builder.render.printshop import cmyk_profile
+
+    pdf_dir, staging = tmp_path / "pdf", tmp_path / "staging"
+    pdf_dir.mkdir()
+    staging.mkdir()
+    for name in ("a-rules.pdf", "b-components.pdf"):
+        HTML(string=f"<p style='color:#c0392b'>{name}</p>").write_pdf(pdf_dir / name)
+    plain = SimpleNamespace(settings=SimpleNamespace(print_shop=None), pdf_dir=pdf_dir,
+                            staging=staging)
+    PrintShopCopies().finish(plain, [])
+    assert not (staging / "print-shop").exists()
+    job = SimpleNamespace(settings=SimpleNamespace(print_shop=cmyk_profile()),
+                          pdf_dir=pdf_dir, staging=staging)
+    PrintShopCopies().finish(job, [])
+    made = sorted(p.name for p in (staging / "print-shop").glob("*.pdf"))
+    assert made == ["a-rules.pdf", "b-components.pdf"]
+    import pikepdf
+
+    with pikepdf.open(staging / "print-shop" / "a-rules.pdf") as pdf:
+        assert "/OutputIntents" in pdf.Root

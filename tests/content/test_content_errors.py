@@ -780,6 +780,11 @@ def _cases():
            {"high-five/game.yaml": GAME + "balance:\n  claims:\n" + line + "\n"}, GAME_FILE,
            [f"{GAME_FILE}:9:{col(line, '0,')}: error: rounds must be a whole number above 0, "
             "got 0"])
+    line = "    - {claim: seat, at_most: 55%, bots: serch}"
+    yield ("balance-claim-bots-unknown",
+           {"high-five/game.yaml": GAME + "balance:\n  claims:\n" + line + "\n"}, GAME_FILE,
+           [f"{GAME_FILE}:9:{col(line, 'serch')}: error: bots must name a bot of the ladder "
+            "(random, heuristic, search), got 'serch'; did you mean 'search'?"])
     line = "  - {name: Deck, cuont: 1}"
     yield ("component-unknown-key", {"high-five/game.yaml": GAME + "components:\n" + line + "\n"},
            GAME_FILE, [f"{GAME_FILE}:8:{col(line, 'cuont')}: error: component: unknown key "
@@ -994,6 +999,18 @@ def test_a_glossary_term_too_long_is_left_out(content: Path):
     report = run_check(Path("content"))
     assert any("a term is one to 80 characters long" in d.message for d in report.diagnostics)
     assert report.content.games[0].glossary == []
+
+
+def test_an_example_past_the_setup_limit_is_not_replayed(content: Path):
+    """The limit on a setup's cards is checked before anything replays the example: after
+    its one error the example is left out, so no replay of 522 cards follows."""
+    hand = "    p1: [" + ", ".join(["KS"] * 519) + ", 4D]\n"
+    (content / "high-five" / "examples" / "01-short.yaml").write_text(
+        replace(EXAMPLE, "    p1: [KS, 4D]\n", hand))
+    report = run_check(Path("content"))
+    said = [d.message for d in report.diagnostics.errors]
+    assert len(said) == 1 and "has 522 cards; at most 520" in said[0]
+    assert "short-game" not in [e.id for e in report.content.games[0].examples]
 
 
 def test_a_rule_keeps_every_letter_of_its_text(content: Path):

@@ -496,6 +496,8 @@ class BookRenderer:
         css_text = (font_face_css() + "\n" + read_template_file("book/book.css", templates)
                     + "\n" + page_css(self.paper)
                     + (f"\n:root {{ --accent: {accent}; }}\n" if accent else ""))
+        #: the stylesheet's text, as given to WeasyPrint
+        self.css_text = css_text
         self.css = CSS(string=css_text, font_config=self.font_config,
                        url_fetcher=self.fetcher)
         # the hyphenation patterns, parsed once (pyphen keeps them) rather than by each
