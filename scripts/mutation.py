@@ -122,8 +122,10 @@ def configure(dest: Path, group: Group) -> None:
     tests = [t for t in group.tests if (dest / t).exists()]
     # builder/templates (a link to ../templates) too: mutmut copies only builder/'s
     # Python files into its mutants/ folder, and the renderers find templates there
+    # scripts/ too: tests/mutation imports this script from there (without it, ``import
+    # mutation`` finds the tests/mutation folder instead)
     keep = [p for p in ("content", "templates", "builder/templates", "docs", "tests",
-                        "README.md", "bench") if (dest / p).exists()]
+                        "README.md", "bench", "scripts") if (dest / p).exists()]
     conf = {
         "source_paths": ["builder"],
         "only_mutate": group.modules,
