@@ -7,7 +7,8 @@ A game whose engine plays its own cards (``GameDef(cards="own")``) declares them
         cards: cards.csv        # one row per distinct card (.csv or .yaml), in the game folder
         size: poker             # poker, bridge, mini, tarot, square, or [width, height] in mm
         face: face.html.j2      # optional: the cards' face template (else the shipped one)
-        back: back.svg          # optional: the back (an SVG; else a plain back in the accent)
+        back: back.svg          # optional: the back (an SVG, PNG or JPEG picture, or a
+                                # template; else a plain back in the accent)
 
 A deck file has one row per distinct card: ``code`` (what the examples write), ``name``
 (what the book prints; the code when left out), ``count`` (copies, 1 to 999; 1 when left
@@ -63,6 +64,8 @@ MAX_CELL_CHARS = 600
 MAX_COUNT = 999
 #: decks per game
 MAX_DECKS = 4
+#: what a deck's ``back:`` may be: a picture (SVG, PNG, JPEG) or a template
+BACK_TYPES = (".svg", ".png", ".jpg", ".jpeg", ".j2", ".html")
 
 
 @dataclass
@@ -82,6 +85,8 @@ class DeckSpec:
     rows: dict[str, Located] = field(default_factory=dict)
     #: the deck file, as shown to the designer
     file: str = ""
+    #: where game.yaml names the back (``back:``), for errors about a back picture
+    back_where: Located | None = None
 
 
 def split_csv_line(line: str) -> list[tuple[int, str]] | None:
@@ -187,7 +192,7 @@ class DeckReader(Reader):
              where: Located) -> DeckSpec | None:
         size = self.size(spec, name)
         face = self.file(spec, "face", folder, (".j2", ".html", ".svg"), f"deck '{name}': face")
-        back = self.file(spec, "back", folder, (".svg", ".j2", ".html"), f"deck '{name}': back")
+        back = self.file(spec, "back", folder, BACK_TYPES, f"deck '{name}': back")
         if "cards" not in spec:
             self.diags.error(where, f"deck '{name}': 'cards' is missing (the deck file: one "
                              f"row per card, .csv or .yaml)")
@@ -205,7 +210,8 @@ class DeckReader(Reader):
             return None
         deck = Deck(name, [r for r, _ in good], key=f"{slug}/{name}")  # checked above
         return DeckSpec(name=name, deck=deck, size_mm=size, face=face, back=back,
-                        where=where, rows={str(r["code"]): at for r, at in good}, file=shown)
+                        where=where, rows={str(r["code"]): at for r, at in good}, file=shown,
+                        back_where=spec.at("back") if back is not None else None)
 
     def size(self, spec: LocDict, name: str) -> tuple[float, float] | None:
         value = spec.get("size", "poker")

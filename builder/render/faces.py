@@ -18,20 +18,32 @@ game's own deck's art comes from templates (:class:`DeckArt`):
   the shipped ``templates/cards/face.svg.j2`` (overridable, as every shipped template, by
   ``<content>/templates/cards/face.svg.j2``), rendered in the project's bounded sandbox
   (:mod:`builder.sandbox`) with plain data only (:meth:`DeckArt.context`);
-* the back: the deck's ``back:`` (an SVG file, held to what a logo may hold, or a Jinja
-  template), or the shipped ``templates/cards/back.svg.j2``.
+* the back: the deck's ``back:`` (an SVG file, held to what a logo may hold, a PNG or JPEG
+  file, or a Jinja template), or the shipped ``templates/cards/back.svg.j2``.
 
 A template writes the elements of one card in millimetres (``0 0 width height``, the bleed
 round it); warbook wraps them in the ``<svg>`` element and refuses an outcome that is not
 safe, well-formed SVG. Text is fitted to its box by the ``fit`` helper, measured with the
 shipped typeface's own advance widths and kerning (the faces are set in Cabin): it shrinks
 the type down to a least size, and text that still does not fit is a located error at the
-card's row of the deck file, naming the card and the field. Every failure is a
-:class:`~builder.diagnostics.Diagnostic`: a template's at its file and line, naming the card.
+card's row of the deck file, naming the card and the field. A card's field may name a
+picture in the game's folder, placed by the ``picture`` helper (``background`` for art that
+fills the card and its bleed): an SVG file (:class:`Picture`, held to what a logo may hold)
+or a PNG or JPEG file (:class:`Raster`: read whole by Pillow, at most
+:data:`MAX_PIXELS`, carried in the SVG as a ``data:`` URI, never a path or a URL).
+
+The full style is what is printed, so drawing it checks it for print (the compact style is
+a diagram's, drawn 10 mm wide, and is not checked): a ``fit`` box or a picture that reaches
+outside the safe area (:meth:`DeckArt.safe_area`; a picture drawn with ``bleed=true`` or by
+``background`` is exempt), and a raster picture of less than :data:`PRINT_DPI` where it is
+printed (its size as drawn, with the bleed the face is drawn with). Every failure is a
+:class:`~builder.diagnostics.Diagnostic`: a template's at its file and line, naming the card;
+a card's (text, pictures, the print checks) at the card's row of the deck file.
 
 :func:`check_faces` draws every face and back of a checked report's own decks, so that
 ``warbook check`` says these problems before a build (the command line calls it after the
-check: the check's stage may not import the renderers).
+check: the check's stage may not import the renderers); it draws the full faces with and
+without print and play's bleed (:data:`PRINT_BLEED_MM`).
 
 For a renderer: make one ``faces = Faces(content_root, four_colour)`` and ``faces.add(game)``
 each game (a game of the French 52 adds nothing); then
@@ -48,6 +60,7 @@ each game (a game of the French 52 adds nothing); then
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -71,6 +84,7 @@ from .templating import environment, helper, overrides_of
 __all__ = [
     "FRENCH_KEY", "BACK", "STYLES", "card_ref", "code_ref", "back_ref", "split_ref", "is_own",
     "Faces", "DeckArt", "FrenchArt", "check_faces", "fit_text", "Fitted", "Line",
+    "Picture", "Raster", "read_raster", "PRINT_DPI", "PRINT_BLEED_MM", "MAX_PIXELS",
     "palette_colour", "ink_on", "mix", "FACE_TEMPLATE", "BACK_TEMPLATE",
 ]
 
@@ -88,6 +102,17 @@ BACK_TEMPLATE = "cards/back.svg.j2"
 SAFE_MM = 3.0
 #: millimetres in a point (a template's sizes of type are in points)
 PT = 25.4 / 72
+#: the resolution a raster picture needs where it is printed (the full face, at its size)
+PRINT_DPI = 300
+#: the bleed the print checks draw the full faces with (print and play's)
+PRINT_BLEED_MM = 3.0
+#: what a raster picture may hold (width x height), however small its file
+MAX_PIXELS = 24_000_000
+#: the picture files a card's field (or a deck's ``back:``) may name, by their ending
+PICTURE_TYPES = (".svg", ".png", ".jpg", ".jpeg")
+RASTER_TYPES = (".png", ".jpg", ".jpeg")
+#: how far (mm) a box may reach past the safe area before the check says so (mm() rounds)
+_SAFE_SLACK = 0.05
 #: the faces' typeface, as a template's ``<text>`` names it
 FONT_FAMILY = "Cabin, 'DejaVu Sans', sans-serif"
 _SVG_NS = "http://www.w3.org/2000/svg"
@@ -414,6 +439,121 @@ def parse_picture(data: bytes) -> tuple[Picture | None, str]:
     return Picture(view_box=box, root=text), ""
 
 
+# --------------------------------------------------------------------------- raster files
+@dataclass(frozen=True)
+class Raster:
+    """A PNG or JPEG file of the content, read and decoded once by Pillow (so it is a
+    whole image of bounded size), carried in the SVG as a ``data:`` URI, never as a file's
+    path or a URL: its size in pixels, its type and that URI."""
+
+    width: int
+    height: int
+    mime: str
+    uri: str
+
+    @property
+    def view_box(self) -> str:
+        return f"0 0 {self.width} {self.height}"
+
+    def placed(self, x: float, y: float, width: float, height: float,
+               aspect: str = "xMidYMid meet") -> Markup:
+        """The picture in the box (x, y, width, height) of the card's millimetres; with
+        ``slice`` in ``aspect`` it fills the box, cut to it."""
+        box = (f'x="{svg_number(x)}" y="{svg_number(y)}" width="{svg_number(width)}" '
+               f'height="{svg_number(height)}"')
+        if "slice" in aspect:  # a viewport that clips what runs over it, for every renderer
+            return Markup(f'<svg {box} viewBox="{self.view_box}" preserveAspectRatio='
+                          f'"{escape(aspect)}"><image width="{self.width}" height='
+                          f'"{self.height}" href="{self.uri}"/></svg>')
+        return Markup(f'<image {box} preserveAspectRatio="{escape(aspect)}" '
+                      f'href="{self.uri}"/>')
+
+
+_RASTER_MIME = {"PNG": "image/png", "JPEG": "image/jpeg"}
+#: the data URIs a card's SVG may hold (warbook's own, checked against those it made)
+_DATA_URI = re.compile(r'href="(data:image/(?:png|jpeg);base64,[A-Za-z0-9+/=]*)"')
+
+
+def read_raster(data: bytes) -> tuple[Raster | None, str]:
+    """A PNG or JPEG file's :class:`Raster`, or (None, why it is refused): Pillow must
+    read it as a PNG or JPEG and decode it whole, and it may hold at most
+    :data:`MAX_PIXELS` (Pillow's guard against decompression bombs said the same way)."""
+    import base64
+    import io
+    import warnings
+
+    from PIL import Image, ImageFile, UnidentifiedImageError
+
+    limit = f"a picture may hold at most {MAX_PIXELS // 1_000_000} megapixels"
+    # WeasyPrint, once imported, lets Pillow fill a cut file out with grey: not here
+    truncated, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data), formats=tuple(_RASTER_MIME)) as image:
+                width, height = image.size
+                kind = image.format or ""
+                if width * height > MAX_PIXELS:
+                    return None, (f"is {width} x {height} px ({width * height / 1e6:.0f} "
+                                  f"megapixels); {limit}")
+                image.load()  # decoded whole: a cut or corrupt file is refused here
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        return None, (f"claims more pixels than may be opened safely (a decompression "
+                      f"bomb?); {limit}")
+    except UnidentifiedImageError:
+        return None, "is not a PNG or JPEG image (Pillow does not know it as one)"
+    except (OSError, SyntaxError, ValueError, EOFError, MemoryError) as e:
+        return None, f"is not a readable image ({str(e)[:80] or type(e).__name__})"
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = truncated
+    mime = _RASTER_MIME.get(kind)
+    if mime is None or width < 1 or height < 1:
+        return None, "is not a PNG or JPEG image (Pillow does not know it as one)"
+    uri = f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
+    return Raster(width=width, height=height, mime=mime, uri=uri), ""
+
+
+def _aspect(pic: "Picture | Raster") -> float | None:
+    """A picture's width over its height (None when its viewBox does not say)."""
+    try:
+        _, _, w, h = (float(v) for v in pic.view_box.replace(",", " ").split())
+    except ValueError:
+        return None
+    return w / h if w > 0 and h > 0 else None
+
+
+def drawn_box(pic: "Picture | Raster", x: float, y: float, width: float, height: float,
+              crop: bool) -> tuple[float, float, float, float, float, float]:
+    """Where a picture placed in the box lands: (x0, y0, x1, y1) of the ink that shows
+    (the box itself when cropped; the picture, centred, when fitted) and the size (mm) of
+    the whole picture as drawn (more than the box when cropped)."""
+    ratio = _aspect(pic) or (width / height if height else 1.0)
+    if height <= 0 or width <= 0:
+        return x, y, x, y, 0.0, 0.0
+    wide = ratio >= width / height
+    if crop:
+        dw, dh = (height * ratio, height) if wide else (width, width / ratio)
+        return x, y, x + width, y + height, dw, dh
+    dw, dh = (width, width / ratio) if wide else (height * ratio, height)
+    x0, y0 = x + (width - dw) / 2, y + (height - dh) / 2
+    return x0, y0, x0 + dw, y0 + dh, dw, dh
+
+
+def low_resolution(pic: Raster, drawn_w: float, drawn_h: float) -> str:
+    """What is wrong with a raster picture drawn ``drawn_w`` x ``drawn_h`` mm for print
+    ('' when it has :data:`PRINT_DPI`): its resolution there, and the pixels it needs."""
+    if drawn_w <= 0 or drawn_h <= 0:
+        return ""
+    dpi = min(pic.width / (drawn_w / 25.4), pic.height / (drawn_h / 25.4))
+    if dpi >= PRINT_DPI - 0.5:
+        return ""
+    need_w = math.ceil(drawn_w / 25.4 * PRINT_DPI - 0.01)
+    need_h = math.ceil(drawn_h / 25.4 * PRINT_DPI - 0.01)
+    return (f"is {int(dpi)} dpi where it is printed ({pic.width} x {pic.height} px over "
+            f"{drawn_w:.1f} x {drawn_h:.1f} mm); print needs {PRINT_DPI} dpi: at least "
+            f"{need_w} x {need_h} px")
+
+
 # --------------------------------------------------------------------------- the card data
 class CardData(dict):
     """What a face template knows of its card (plain data): ``code``, ``name``, ``count``,
@@ -482,9 +622,15 @@ class _Loader(jinja2.BaseLoader):
 
 @dataclass
 class _Render:
-    """What one render of a face noticed besides its output: text that does not fit."""
+    """What one render of a face noticed besides its output: text that does not fit, and
+    the print checks' problems (a box outside the safe area, a raster picture of too few
+    pixels), each said once."""
 
     overflows: list[str] = field(default_factory=list)
+
+    def say(self, message: str) -> None:
+        if message not in self.overflows:
+            self.overflows.append(message)
 
 
 class DeckArt:
@@ -503,13 +649,19 @@ class DeckArt:
         self.ratio: float = round(h / w, 4)
         self.folder = Path(game.dir)
         self.face_name, self.face_shown = self._template(spec.face, "face", FACE_TEMPLATE)
-        self.back_picture: Picture | None = None
+        self.back_picture: Picture | Raster | None = None
         self.back_name: str | None = None
         self.back_shown = ""
+        #: where a back picture's problems are said: an SVG back's file, else game.yaml's
+        #: ``back:`` (a PNG or JPEG has no lines)
+        self.back_where: Located = spec.where or Located(spec.file, 1)
         if spec.back is not None and not str(spec.back).lower().endswith((".j2", ".html")):
             self.back_shown = self.faces.shown(spec.back)
+            raster = str(spec.back).lower().endswith(RASTER_TYPES)
+            self.back_where = (getattr(spec, "back_where", None) or self.back_where) \
+                if raster else Located(self.back_shown, 1)
             self.back_picture = self.faces.picture(Path(spec.back), self.back_shown,
-                                                   where=Located(self.back_shown, 1),
+                                                   where=self.back_where,
                                                    what=f"deck '{spec.name}': the back")
         else:
             self.back_name, self.back_shown = self._template(spec.back, "back", BACK_TEMPLATE)
@@ -538,6 +690,9 @@ class DeckArt:
         w, h = self.size_mm
         data = card_data(card) if card is not None else None
 
+        full = style == "full"
+        b = float(bleed_mm or 0)
+
         def fit(text: Any, x: float, y: float, width: float, height: float, size: float = 9,
                 min_size: float = 6, weight: str = "regular", align: str = "middle",
                 valign: str = "middle", leading: float = 1.2, lines: int | None = None,
@@ -546,41 +701,97 @@ class DeckArt:
                                    weight=weight, align=align, valign=valign, leading=leading,
                                    lines=lines, strict=strict)
             if why is not None and strict:
-                state.overflows.append(self._overflow(data, text, field, width, height,
-                                                      fitted, why, style))
+                state.say(self._overflow(data, text, field, width, height, fitted, why, style))
+            if full:
+                what = self._named(data, text, field)
+                self._check_safe(state, data, what, float(x), float(y),
+                                 float(x) + float(width), float(y) + float(height))
             return fitted
 
-        def picture(name: Any, x: float, y: float, width: float, height: float) -> Markup:
+        def picture(name: Any, x: float, y: float, width: float, height: float,
+                    bleed: bool = False, crop: bool = False,
+                    field: str | None = None) -> Markup:
             if not isinstance(name, str) or not name.strip():
                 return Markup("")
             pic = self.faces.pictures.get((str(self.folder), name))
             if pic is None:  # read for every card before its render (read_pictures)
                 raise ValueError(f"picture: '{name}' is not a picture a field of the card "
-                                 f"names (a field whose value is an .svg file)")
-            return pic.placed(x, y, width, height)
+                                 f"names (a field whose value is an .svg, .png or .jpg file)")
+            x, y, width, height = float(x), float(y), float(width), float(height)
+            if full:
+                what = self._named(data, name, field, picture=True)
+                x0, y0, x1, y1, dw, dh = drawn_box(pic, x, y, width, height, crop)
+                if not bleed:
+                    self._check_safe(state, data, what, x0, y0, x1, y1, picture=True)
+                if isinstance(pic, Raster):
+                    low = low_resolution(pic, dw, dh)
+                    if low:
+                        state.say(f"{self._lead(data)}{what}: '{name.strip()}' {low}")
+            return pic.placed(x, y, width, height,
+                              "xMidYMid slice" if crop else "xMidYMid meet")
+
+        def background(name: Any, field: str | None = None) -> Markup:
+            return picture(name, -b, -b, w + 2 * b, h + 2 * b, bleed=True, crop=True,
+                           field=field)
 
         return {
             "card": data, "style": style, "width": w, "height": h,
-            "bleed": float(bleed_mm or 0), "safe": self.safe_area(),
+            "bleed": b, "safe": self.safe_area(),
             "accent": palette_colour(getattr(self.game, "accent", None), "#5b554e"),
             "game": {"title": str(self.game.title), "slug": str(self.game.slug)},
             "deck": {"name": self.spec.name, "key": self.key, "width": w, "height": h},
-            "fit": helper(fit), "picture": helper(picture),
+            "fit": helper(fit), "picture": helper(picture), "background": helper(background),
         }
+
+    # -------------------------------------------------------------- the print checks
+    def _lead(self, data: CardData | None) -> str:
+        return f"card '{data['code']}': " if data is not None else \
+            f"deck '{self.spec.name}', the back: "
+
+    def _named(self, data: CardData | None, text: Any, field_name: str | None,
+               picture: bool = False) -> str:
+        """How a message names what a template drew: the field it says (``field=``), else
+        the field whose value it is, else the text or picture itself."""
+        text = "" if text is None else str(text)
+        if data is not None and field_name is None:
+            field_name = next((f for f, v in data["fields"].items()
+                               if v != "" and str(v) == text), None)
+            if field_name is None and text == data["name"] and not picture:
+                field_name = "name"
+        if field_name == "name":
+            return "its name"
+        if field_name is not None:
+            return f"field '{field_name}'"
+        return f"the picture '{text[:40]}'" if picture else f"the text '{text[:40]}'"
+
+    def _check_safe(self, state: _Render, data: CardData | None, what: str, x0: float,
+                    y0: float, x1: float, y1: float, picture: bool = False) -> None:
+        """Say (once) a box that reaches outside the safe area: the side it reaches
+        furthest past, by how much."""
+        w, h = self.size_mm
+        m = self.safe_area()["margin"]
+        over = {"on the left": m - x0, "at the top": m - y0, "on the right": x1 - (w - m),
+                "at the bottom": y1 - (h - m)}
+        side, most = max(over.items(), key=lambda kv: kv[1])
+        if most <= _SAFE_SLACK:
+            return
+        if most <= m + _SAFE_SLACK:
+            how = f"reaches {most:.1f} mm into the {m:g} mm margin {side}"
+        else:
+            how = f"runs {most - m:.1f} mm past the cut {side}"
+        also = [s for s, v in over.items() if v > _SAFE_SLACK and s != side]
+        if also:
+            how += " (and " + " and ".join(also) + ")"
+        shown = self.face_shown if data is not None else self.back_shown
+        hint = ("; or, for art meant to run to the cut, draw it with picture(..., "
+                "bleed=true) or background(...)") if picture else ""
+        state.say(f"{self._lead(data)}{what} {how}; keep text and icons inside the safe area "
+                  f"(x {m:g}-{svg_number(w - m)} mm, y {m:g}-{svg_number(h - m)} mm) in "
+                  f"{shown}{hint}")
 
     def _overflow(self, data: CardData | None, text: Any, field_name: str | None,
                   width: float, height: float, fitted: Fitted, why: _Fit, style: str) -> str:
-        text = "" if text is None else str(text)
-        if data is None:
-            what = f"the text '{text[:40]}'"
-        else:
-            if field_name is None:
-                field_name = next((f for f, v in data["fields"].items()
-                                   if v != "" and str(v) == text), None)
-                if field_name is None and text == data["name"]:
-                    field_name = "name"
-            what = (f"field '{field_name}'" if field_name not in (None, "name")
-                    else "its name" if field_name == "name" else f"the text '{text[:40]}'")
+        what = self._named(data, text, field_name)
         if why.wide_word:
             how = f"the word '{why.wide_word[:30]}' is wider than the box"
         else:
@@ -614,7 +825,14 @@ class DeckArt:
         if self.back_picture is not None:
             w, h = self.size_mm
             b = float(bleed_mm or 0)
-            body = str(self.back_picture.placed(-b, -b, w + 2 * b, h + 2 * b, "xMidYMid slice"))
+            pic = self.back_picture
+            if style == "full" and isinstance(pic, Raster):
+                *_, dw, dh = drawn_box(pic, -b, -b, w + 2 * b, h + 2 * b, crop=True)
+                low = low_resolution(pic, dw, dh)
+                if low:
+                    raise Diagnostic.at(self.back_where, f"deck '{self.spec.name}': the back: "
+                                        f"'{Path(self.spec.back).name}' {low}")
+            body = str(pic.placed(-b, -b, w + 2 * b, h + 2 * b, "xMidYMid slice"))
         else:
             where = self.spec.where or Located(self.spec.file, 1)
             body = self._render(self.back_name, self.back_shown, style, bleed_mm, None, where,
@@ -660,7 +878,11 @@ class DeckArt:
         label = str(escape(label))
         svg = (f'<svg xmlns="{_SVG_NS}" xmlns:xlink="{_XLINK_NS}" viewBox="{view}"{size} '
                f'role="img" aria-label="{label}"><title>{label}</title>{body.strip()}</svg>')
-        problem = unsafe_svg(svg.encode("utf-8"))
+        # the raster pictures warbook read and embedded are the one link a card may hold
+        known = self.faces.uris
+        checked = _DATA_URI.sub(lambda m: 'href="#raster"' if m.group(1) in known
+                                else m.group(0), svg) if "data:" in svg else svg
+        problem = unsafe_svg(checked.encode("utf-8"))
         if problem:
             raise Diagnostic(shown, 1, 1, f"{what}: the SVG the template makes {problem}; a "
                              f"card may hold only drawing (shapes, text, pictures of its "
@@ -682,7 +904,9 @@ class Faces:
         self._templates: dict[str, Any] = {}
         self._svg: dict[tuple, str] = {}
         #: (game folder, file name) -> the picture a card's field names
-        self.pictures: dict[tuple[str, str], Picture] = {}
+        self.pictures: dict[tuple[str, str], Picture | Raster] = {}
+        #: the data URIs of the raster pictures read (the only links a card may hold)
+        self.uris: set[str] = set()
         self._read: dict[tuple[str, str], str] = {}
 
     # -------------------------------------------------------------- decks
@@ -761,11 +985,14 @@ class Faces:
                                  f"template syntax: {e.message}") from None
         return self._templates[name]
 
-    def picture(self, path: Path, shown: str, where: Located, what: str) -> Picture:
-        """An SVG file of the content as a :class:`Picture`, held to what a logo may hold;
-        a located error at ``where`` if it is refused."""
+    def picture(self, path: Path, shown: str, where: Located, what: str) -> Picture | Raster:
+        """A picture file of the content: an SVG file as a :class:`Picture`, held to what a
+        logo may hold, a PNG or JPEG file as a :class:`Raster` (read whole by Pillow, of
+        bounded size); a located error at ``where`` if it is refused."""
+        raster = path.name.lower().endswith(RASTER_TYPES)
         try:
-            real = resolve(self.root, path, shown, kind="SVG files") if self.root else path
+            real = resolve(self.root, path, shown,
+                           kind="pictures" if raster else "SVG files") if self.root else path
             if real.stat().st_size > MAX_FILE_BYTES:
                 raise Diagnostic.at(where, f"{what}: '{path.name}' is larger than "
                                     f"{MAX_FILE_BYTES // (1024 * 1024)} MB")
@@ -775,6 +1002,12 @@ class Faces:
         except OSError as e:
             raise Diagnostic.at(where, f"{what}: cannot read '{path.name}': "
                                 f"{e.strerror or e}") from None
+        if raster:
+            image, problem = read_raster(data)
+            if image is None:
+                raise Diagnostic.at(where, f"{what}: '{path.name}' {problem}")
+            self.uris.add(image.uri)
+            return image
         pic, problem = parse_picture(data)
         if pic is None:
             raise Diagnostic.at(where, f"{what}: '{path.name}' {problem}; a picture on a card "
@@ -783,11 +1016,11 @@ class Faces:
         return pic
 
     def read_pictures(self, art: DeckArt, card: DeckCard, where: Located) -> None:
-        """Read the pictures ``card``'s fields name (a value that is an ``.svg`` file in
-        the game's folder), each once; a located error at the card's row for one that is
-        missing or not safe."""
+        """Read the pictures ``card``'s fields name (a value that is an ``.svg``, ``.png``,
+        ``.jpg`` or ``.jpeg`` file in the game's folder), each once; a located error at the
+        card's row for one that is missing, not safe or not a readable image."""
         for name, value in card.fields().items():
-            if not (isinstance(value, str) and value.strip().lower().endswith(".svg")):
+            if not (isinstance(value, str) and value.strip().lower().endswith(PICTURE_TYPES)):
                 continue
             key = (str(art.folder), value)
             if key in self.pictures:
@@ -801,7 +1034,8 @@ class Faces:
                                                   f"card '{card.code}': field '{name}'")
             except Diagnostic as d:
                 if "no such file" in d.message.lower() or "cannot read" in d.message:
-                    have = sorted(p.name for p in art.folder.glob("*.svg"))
+                    have = sorted(p.name for p in art.folder.iterdir()
+                                  if p.name.lower().endswith(PICTURE_TYPES))
                     d = Diagnostic.at(where, f"card '{card.code}': field '{name}': no picture "
                                       f"'{value}' in {self.shown(art.folder)}/"
                                       + suggest(value, have))
@@ -810,24 +1044,29 @@ class Faces:
 
     # -------------------------------------------------------------- the check
     def check_deck(self, art: DeckArt) -> Diagnostics:
-        """Every face of the deck in both styles and its back, drawn once: the problems.
-        A card's own problem (at its row: text that does not fit, a picture refused) is
-        said for each card it has, once; a template's fault, which every card may meet, is
-        said for the first card, with how many more it stops."""
+        """Every face of the deck in both styles and its back, drawn once (the full style
+        also with print and play's bleed, as it is printed): the problems. A card's own
+        problem (at its row: text that does not fit, a picture refused or of too few
+        pixels) is said for each card it has, once; a template's fault, which every card
+        may meet, is said for the first card, with how many more it stops, and so is a box
+        the template places outside the safe area for many cards alike."""
         diags = Diagnostics()
         faults: dict[tuple, list] = {}  # (file, line, message less the card) -> [d, codes...]
         codes: list[str | None] = [c.code for c in art.spec.deck.cards] + [None]
+        draws = (("full", 0.0), ("full", PRINT_BLEED_MM), ("compact", 0.0))
         for code in codes:
             ref = back_ref(art.key) if code is None else f"{art.key}/{code}"
-            for style in STYLES:
+            for style, bleed in draws:
                 try:
-                    self.svg(ref, style)
+                    self.svg(ref, style, bleed)
                 except Diagnostic as d:
                     row = art.spec.rows.get(code) if code is not None else None
-                    if row is not None and (d.path, d.line) == (row.path, row.line):
+                    if row is not None and (d.path, d.line) == (row.path, row.line) \
+                            and "inside the safe area" not in d.message:
                         diags.append(d)
                         break
-                    fault = (d.path, d.line, re.sub(r"^card '[^']*' \([^)]*\): ", "", d.message))
+                    fault = (d.path if row is None else "", d.line if row is None else 0,
+                             re.sub(r"^card '[^']*'( \([^)]*\))?: ", "", d.message))
                     if fault in faults:
                         faults[fault].append(code)
                     else:

@@ -204,3 +204,23 @@ def test_two_games_cannot_give_one_engine_two_decks(colours, monkeypatch):
     said = [e for e in first_errors(colours) if "decks:" in e]
     assert said == ["content/two/game.yaml:32:3: error: decks: the high-colours engine already "
                     "plays the decks colours of another game"]
+
+
+def test_a_decks_back_may_be_a_png_or_jpeg_picture_and_is_located(colours):
+    game = colours / "high-colours" / "game.yaml"
+    text = game.read_text()
+    deck = "  colours: {cards: cards.csv, size: mini}"
+    game.write_text(text.replace(deck, deck[:-1] + ", back: back.png}"))
+    (colours / "high-colours" / "back.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (colours / "high-colours" / "back.gif").write_bytes(b"GIF89a")
+    report = run_check(Path("content"))
+    assert [d.format() for d in report.diagnostics.errors] == []
+    (spec,) = report.games[0].game.decks
+    assert spec.back.name == "back.png"
+    # where game.yaml names it, for the errors about the picture (a PNG has no lines)
+    assert (spec.back_where.path, spec.back_where.line) == ("content/high-colours/game.yaml", 32)
+    assert spec.back_where.col == game.read_text().splitlines()[31].index("back.png") + 1
+    game.write_text(text.replace(deck, deck[:-1] + ", back: back.gif}"))
+    assert first_errors(colours) == [
+        "content/high-colours/game.yaml:32:49: error: deck 'colours': back: 'back.gif' must be "
+        "a .svg or .png or .jpg or .jpeg or .j2 or .html file"]

@@ -374,3 +374,215 @@ def test_a_high_colours_rulebook_carries_the_own_faces(colours_report, tmp_path)
         # numbers of the example's cards (R6, B2; Y6, G5)
         big = {c["text"] for c in example.chars if c["size"] > 14 and c["text"].isdigit()}
     assert {"2", "5", "6"} <= big, big
+
+
+# ---------------------------------------------------------------- raster art, print checks
+def raster(width: int, height: int, kind: str = "PNG") -> bytes:
+    """A picture of ``width`` x ``height`` pixels, as a PNG or JPEG file."""
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), "#3a7bd5").save(out, kind)
+    return out.getvalue()
+
+
+def png_claiming(width: int, height: int) -> bytes:
+    """A small PNG whose header says it is ``width`` x ``height`` pixels (a bomb's way)."""
+    import struct
+    import zlib
+
+    data = bytearray(raster(4, 4))
+    data[16:24] = struct.pack(">II", width, height)  # IHDR's width and height
+    data[29:33] = struct.pack(">I", zlib.crc32(bytes(data[12:29])))  # and its checksum
+    return bytes(data)
+
+
+#: a face that draws the fields ``art`` (a picture 25.4 x 12.7 mm, inside the safe area),
+#: ``icon`` (a square 12.7 mm box at x 30: 1.2 mm into the right margin of a mini card,
+#: 44.5 mm wide) and ``text`` (a box of 30 x 4 mm)
+PRINT_FACE = """\
+{% from "cards/_card.svg.j2" import text %}
+{{ background(card.bg) }}
+{{ picture(card.art, 5, 10, 25.4, 12.7) }}
+{{ picture(card.icon, 30, 30, 12.7, 12.7) }}
+{{ picture(card.icon, -3, 50, 10, 10, bleed=true) }}
+{{ text(fit(card.text, 5, 45, 30, 4, size=8, min_size=6)) }}
+"""
+PRINT_DECK = DECK_LINE[:-1] + ", face: face.svg.j2}"
+
+
+def print_deck(tmp_path: Path, rows: dict[str, tuple[str, str, str, str]],
+               files: dict[str, str | bytes], face: str = PRINT_FACE) -> tuple[Path, str]:
+    """High Colours with the print face and, for the given cards, (art, icon, bg, text)."""
+    lines = (FIXTURE / "cards.csv").read_text().splitlines()
+    out = [lines[0] + ",art,icon,bg,text"]
+    for line in lines[1:]:
+        cells = rows.get(line.split(",")[0], ("", "", "", ""))
+        out.append(line + "," + ",".join(f'"{c}"' if c else "" for c in cells))
+    csv = "\n".join(out) + "\n"
+    return colours(tmp_path, deck=PRINT_DECK, cards=csv,
+                   files={"face.svg.j2": face, **files}), csv
+
+
+def test_a_jpeg_and_a_png_of_300_dpi_are_embedded_as_data(tmp_path):
+    content, csv = print_deck(tmp_path, {"R1": ("sun.png", "", "sky.jpg", "")},
+                              {"sun.png": raster(300, 150), "sky.jpg": raster(600, 850, "JPEG")})
+    faces, key = faces_of(content)
+    svg = faces.svg(f"{key}/R1", "full", bleed_mm=3)
+    assert svg.count('href="data:image/png;base64,') == 1
+    assert svg.count('href="data:image/jpeg;base64,') == 1
+    assert "sun.png" not in svg and "sky.jpg" not in svg and "file:" not in svg
+    # the background fills the card and its bleed, cut to it; the art keeps its proportions
+    assert '<svg x="-3" y="-3" width="50.5" height="69.5" viewBox="0 0 600 850" ' \
+           'preserveAspectRatio="xMidYMid slice">' in svg
+    assert '<image x="5" y="10" width="25.4" height="12.7" preserveAspectRatio="xMidYMid ' \
+           'meet" href="data:image/png;base64,' in svg
+    assert not check_faces(run_check(content))
+    # the shipped face draws a raster icon too
+    shipped = colours(tmp_path / "shipped", cards=with_icons({"G3": "moon.jpg"}),
+                      files={"moon.jpg": raster(400, 400, "JPEG")})
+    faces, key = faces_of(shipped)
+    assert 'href="data:image/jpeg;base64,' in faces.svg(f"{key}/G3", "full")
+    assert not check_faces(run_check(shipped))
+
+
+def test_a_raster_picture_of_72_dpi_is_an_error_at_the_cards_row(tmp_path):
+    content, csv = print_deck(tmp_path, {"R2": ("sun.png", "", "", "")},
+                              {"sun.png": raster(72, 36)})
+    faces, key = faces_of(content)
+    d = problem(lambda: faces.svg(f"{key}/R2", "full"))
+    assert d.path.endswith("high-colours/cards.csv") and d.line == row_of(csv, "R2"), d.format()
+    assert d.message == ("card 'R2': field 'art': 'sun.png' is 72 dpi where it is printed "
+                         "(72 x 36 px over 25.4 x 12.7 mm); print needs 300 dpi: at least "
+                         "300 x 150 px")
+    # the diagrams draw a card 10 mm wide: their compact face is not printed at size
+    assert "data:image/png" in faces.svg(f"{key}/R2", "compact")
+
+
+def test_a_background_is_measured_with_the_bleed_it_is_printed_with(tmp_path):
+    # 540 x 750 px is 300 dpi over the mini card alone, 271 over it and its 3 mm bleed
+    content, csv = print_deck(tmp_path, {"B2": ("", "", "sky.jpg", "")},
+                              {"sky.jpg": raster(540, 750, "JPEG")})
+    faces, key = faces_of(content)
+    assert "data:image/jpeg" in faces.svg(f"{key}/B2", "full")
+    d = problem(lambda: faces.svg(f"{key}/B2", "full", bleed_mm=3))
+    assert d.line == row_of(csv, "B2")
+    assert d.message == ("card 'B2': field 'bg': 'sky.jpg' is 271 dpi where it is printed "
+                         "(540 x 750 px over 50.5 x 70.1 mm); print needs 300 dpi: at least "
+                         "597 x 829 px")
+    (said,) = check_faces(run_check(content))  # the check draws the full face with bleed
+    assert said.line == row_of(csv, "B2") and "271 dpi" in said.message
+
+
+def test_an_icon_outside_the_safe_area_is_an_error_and_bleed_art_is_not(tmp_path):
+    content, csv = print_deck(tmp_path, {"Y3": ("", "star.svg", "", "")}, {"star.svg": STAR})
+    faces, key = faces_of(content)
+    d = problem(lambda: faces.svg(f"{key}/Y3", "full"))
+    assert d.path.endswith("high-colours/cards.csv") and d.line == row_of(csv, "Y3"), d.format()
+    assert d.message.startswith(
+        "card 'Y3': field 'icon' reaches 1.2 mm into the 3 mm margin on the right; keep text "
+        "and icons inside the safe area (x 3-41.5 mm, y 3-60.5 mm) in ")
+    assert "bleed=true" in d.message  # how to mark art meant to run to the cut
+    # the same icon placed with bleed=true (the template's line 5) is not said; nor in the
+    # compact style, a diagram's
+    assert not d.detail
+    assert texts(faces.svg(f"{key}/Y3", "compact")) == []
+
+
+def test_text_placed_outside_the_safe_area_says_how_far(tmp_path):
+    face = PRINT_FACE.replace("fit(card.text, 5, 45,", "fit(card.text, 1, 62,")
+    content, csv = print_deck(tmp_path, {"G6": ("", "", "", "Go again.")}, {}, face=face)
+    faces, key = faces_of(content)
+    d = problem(lambda: faces.svg(f"{key}/G6", "full"))
+    assert d.line == row_of(csv, "G6")
+    assert d.message.startswith("card 'G6': field 'text' runs 2.5 mm past the cut at the "
+                                "bottom (and on the left); keep text and icons inside the "
+                                "safe area"), d.message
+    # a template that places every card's name outside it is said once, for the first card
+    everyone = colours(tmp_path / "all", deck=PRINT_DECK, files={
+        "face.svg.j2": "{{ fit(card.name, 1, 1, 20, 8).text }}"})
+    (said,) = check_faces(run_check(everyone))
+    assert said.line == 2 and said.message.startswith(
+        "card 'R1': its name reaches 2.0 mm into the 3 mm margin on the left (and at the top)")
+    assert said.message.endswith("(and 23 more cards the same way)")
+
+
+def test_text_that_cannot_fit_in_a_print_face_is_said_with_its_measure(tmp_path):
+    content, csv = print_deck(tmp_path, {"B5": ("", "", "", "A rule far too long " * 8)}, {})
+    faces, key = faces_of(content)
+    d = problem(lambda: faces.svg(f"{key}/B5", "full"))
+    assert d.line == row_of(csv, "B5")
+    assert d.message.startswith("card 'B5' (Blue 5): field 'text' does not fit its box on the "
+                                "full face (30.0 x 4.0 mm) even at 6 pt: it needs ")
+
+
+@pytest.mark.parametrize("data, why", [
+    (b"this is not a picture at all", "'bad.png' is not a PNG or JPEG image"),
+    (raster(8, 8, "GIF"), "'bad.png' is not a PNG or JPEG image"),
+    (raster(40, 40)[:-30], "'bad.png' is not a readable image (image file is truncated)"),
+    (b"\x89PNG\r\n\x1a\n" + b"\0" * (2 * 1024 * 1024 + 1), "'bad.png' is larger than 2 MB"),
+    (png_claiming(8000, 4000), "'bad.png' is 8000 x 4000 px (32 megapixels); a picture may "
+                               "hold at most 24 megapixels"),
+    (png_claiming(30000, 30000), "'bad.png' claims more pixels than may be opened safely"),
+], ids=["text", "gif", "cut", "file-size", "pixels", "bomb"])
+def test_a_raster_picture_that_is_not_a_bounded_readable_image_is_refused(tmp_path, data, why):
+    content, csv = print_deck(tmp_path, {"B4": ("", "bad.png", "", "")}, {"bad.png": data})
+    faces, key = faces_of(content)
+    d = problem(lambda: faces.svg(f"{key}/B4", "compact"))
+    assert d.path.endswith("high-colours/cards.csv") and d.line == row_of(csv, "B4"), d.format()
+    assert d.message.startswith(f"card 'B4': field 'icon': {why}"), d.message
+
+
+def test_a_template_may_not_write_a_data_uri_of_its_own(tmp_path):
+    import base64
+
+    uri = "data:image/png;base64," + base64.b64encode(raster(4, 4)).decode()
+    content = colours(tmp_path, deck=PRINT_DECK,
+                      files={"face.svg.j2": f'<image href="{uri}" width="5" height="5"/>'})
+    faces, key = faces_of(content)
+    d = problem(lambda: faces.svg(f"{key}/R1", "full"))
+    assert d.path.endswith("face.svg.j2") and "links to 'data:image/png" in d.message
+
+
+def test_a_raster_back_fills_the_card_and_its_bleed_and_is_measured(tmp_path):
+    good = colours(tmp_path / "a", deck=DECK_LINE[:-1] + ", back: back.jpg}",
+                   files={"back.jpg": raster(600, 830, "JPEG")})
+    faces, key = faces_of(good)
+    back = faces.svg(f"{key}/_back", "full", bleed_mm=3)
+    assert 'preserveAspectRatio="xMidYMid slice"><image width="600" height="830" ' \
+           'href="data:image/jpeg;base64,' in back
+    low = colours(tmp_path / "b", deck=DECK_LINE[:-1] + ", back: back.png}",
+                  files={"back.png": raster(200, 280)})
+    faces, key = faces_of(low)
+    line = next(i for i, ln in enumerate((low / "high-colours" / "game.yaml").read_text()
+                                         .splitlines(), 1) if "back: back.png" in ln)
+    d = problem(lambda: faces.svg(f"{key}/_back", "full", bleed_mm=3))
+    assert d.path.endswith("high-colours/game.yaml") and d.line == line, d.format()
+    assert d.message.startswith("deck 'colours': the back: 'back.png' is 100 dpi where it is "
+                                "printed (200 x 280 px over 50.5 x 70.7 mm)"), d.message
+    broken = colours(tmp_path / "c", deck=DECK_LINE[:-1] + ", back: back.png}",
+                     files={"back.png": "not a picture"})
+    loaded, _ = load_content(broken)
+    d = problem(lambda: Faces(loaded.root).add(loaded.game("high-colours")))
+    assert d.path.endswith("game.yaml") and d.line == line
+    assert "'back.png' is not a PNG or JPEG image" in d.message
+
+
+def test_warbook_check_says_the_print_problems_located_without_a_traceback(tmp_path):
+    content, csv = print_deck(tmp_path, {"R2": ("sun.png", "", "", ""),
+                                         "Y3": ("", "star.svg", "", ""),
+                                         "B4": ("", "bad.png", "", "")},
+                              {"sun.png": raster(72, 36), "star.svg": STAR,
+                               "bad.png": b"not a picture"})
+    run = subprocess.run([sys.executable, "-m", "builder", "check", "--content", str(content)],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 1, run.stderr
+    at = "content/high-colours/cards.csv"
+    for code, said in [("R2", r"field 'art': 'sun\.png' is 72 dpi where it is printed"),
+                       ("Y3", r"field 'icon' reaches 1\.2 mm into the 3 mm margin"),
+                       ("B4", r"field 'icon': 'bad\.png' is not a PNG or JPEG image")]:
+        assert re.search(rf"{at}:{row_of(csv, code)}:\d+: error: card '{code}': {said}",
+                         run.stderr), run.stderr
+    assert "Traceback" not in run.stderr
