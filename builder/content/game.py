@@ -165,6 +165,7 @@ class GameReader(ProseReader):
                                (lambda name: name in gamedef.art) if gamedef is not None else None,
                                art_params=gamedef.art_params.get if gamedef is not None else None)
         kit_reader.deck = decks[0].deck if decks else None
+        kit_reader.decks = {spec.name: spec.deck for spec in decks}
         kit = kit_reader.read(data)
 
         examples = []
@@ -332,6 +333,10 @@ class GameReader(ProseReader):
             if not isinstance(value, LocList) or not 1 <= len(value) <= 4:
                 self.diags.error(data.at("cover_cards"),
                                  "cover_cards must list one to four card codes, such as [AS, KH]")
+            elif gamedef is None:
+                # no engine, or its cards could not be read (said above): the codes cannot
+                # be told apart from a wrong one, so none is called wrong
+                cover = [str(c) for c in value]
             else:
                 try:
                     cover = [str(gamedef.parse_card(c) if own else c) for c in

@@ -224,3 +224,57 @@ def test_a_decks_back_may_be_a_png_or_jpeg_picture_and_is_located(colours):
     assert first_errors(colours) == [
         "content/high-colours/game.yaml:32:49: error: deck 'colours': back: 'back.gif' must be "
         "a .svg or .png or .jpg or .jpeg or .j2 or .html file"]
+
+
+def test_a_spreadsheets_csv_with_a_byte_order_mark_and_blank_lines_is_read(colours):
+    """A spreadsheet's "CSV UTF-8" export starts with a byte order mark, and a designer
+    leaves blank lines between the colours: neither changes the deck."""
+    cards = colours / "high-colours" / "cards.csv"
+    lines = cards.read_text().splitlines(keepends=True)
+    cards.write_text("\ufeff" + lines[0] + "".join(
+        ln + ("\n" if k % 6 == 5 else "") for k, ln in enumerate(lines[1:])))
+    report = run_check(Path("content"))
+    assert [d.format() for d in report.diagnostics.errors] == []
+    deck = report.games[0].game.decks[0]
+    assert deck.deck.codes == [ln.split(",")[0] for ln in lines[1:]]
+    assert deck.rows["B6"].line == 13 + 1          # one blank line above it (after R6)
+
+
+def test_a_decks_face_template_is_the_file_it_names(colours):
+    game = colours / "high-colours" / "game.yaml"
+    deck = "  colours: {cards: cards.csv, size: mini}"
+    game.write_text(game.read_text().replace(deck, deck[:-1] + ", face: face.svg.j2}"))
+    (colours / "high-colours" / "face.svg.j2").write_text(
+        '<rect width="{{ width }}" height="{{ height }}" fill="#fff"/>\n')
+    report = run_check(Path("content"))
+    spec = report.games[0].game.decks[0]
+    assert spec.face is not None and spec.face.name == "face.svg.j2"
+    game.write_text(game.read_text().replace("face: face.svg.j2", "face: fcae.svg.j2"))
+    assert first_errors(colours) == [
+        "content/high-colours/game.yaml:32:49: error: deck 'colours': face: no file "
+        "'fcae.svg.j2' in content/high-colours/; did you mean 'face.svg.j2'?"]
+
+
+@pytest.mark.parametrize("cards, said", [
+    ("- {code: R6, number: 6}\n- B6\n", "cards.yaml:2:3: error: a card must be a mapping"),
+    ("- {code: R6, number: 6}\n- {code: B6, number: [6]}\n",
+     "cards.yaml:2:22: error: card 'B6': field 'number' must be text or a number"),
+])
+def test_a_deck_with_a_wrong_card_is_not_made_so_nothing_follows_from_it(colours, cards, said):
+    """A deck with a card that cannot be read is not made at all (not made of the other
+    cards): its one error is said, and no replay or cover card meets a deck short of it."""
+    game = colours / "high-colours" / "game.yaml"
+    game.write_text(game.read_text().replace("cards: cards.csv", "cards: cards.yaml"))
+    (colours / "high-colours" / "cards.yaml").write_text(cards)
+    report = run_check(Path("content"))
+    errors = [d.format().splitlines()[0] for d in report.diagnostics.errors]
+    assert len(errors) == 1 and errors[0].startswith("content/high-colours/" + said), errors
+    assert report.games[0].game.decks == [] and report.games[0].game.gamedef is None
+
+
+def test_cover_cards_are_not_called_wrong_when_the_deck_could_not_be_read(colours):
+    (colours / "high-colours" / "cards.csv").write_text(
+        "code,name,colour,number,count\nR6,Red six,red,6,2\nB6,Blue,blue,\"6\n")
+    assert first_errors(colours) == [
+        "content/high-colours/cards.csv:3:1: error: a quote is left open on this line (a cell "
+        "may not run over two lines)"]
