@@ -202,7 +202,9 @@ class ComponentSheets(Product):
 
     def files(self, part, folder):
         slug = _slug(part)
-        return [folder / "pdf" / f"{slug}-components.pdf"] + files_under(folder / "png" / slug)
+        return ([folder / "pdf" / f"{slug}-components.pdf"]
+                + list((folder / "pdf").glob(f"{slug}-cards-gutterfold.pdf"))
+                + files_under(folder / "png" / slug))
 
     def begin(self, job, todo):
         draw, deck = job.games_of(todo), bool(job.todo.get("deck"))

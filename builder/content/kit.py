@@ -99,7 +99,8 @@ KINDS: dict[str, dict[str, tuple[Callable, Any]]] = {
             "copies": ("copies", None), **COMMON},
     "round-tracker": {"rounds": (whole(2, 40), 20), "laps": (whole(1, 20), 10),
                       "text": ("sections", None), **COMMON},
-    "deck": {"cards": ("cards", "all"), "back": (one_of("a", "b"), "a"), **COMMON},
+    "deck": {"cards": ("cards", "all"), "back": (one_of("a", "b"), "a"), "deck": (text, None),
+             **COMMON},
 }
 
 
@@ -176,6 +177,8 @@ class KitReader(Reader):
         if ok and kind == "score-track" and params["to"] - params["from"] > 199:
             self.diags.error(item.at("to"), "score-track: at most 200 spaces fit one sheet")
             ok = False
+        if ok and kind == "deck":
+            ok = self.own_deck(item, params)
         if ok and kind == "mat" and params["art"] is not None:
             if self.has_art is None or not self.has_art(params["art"]):
                 self.diags.error(item.at("art"), f"mat: the game's engine draws no art named "
@@ -186,6 +189,39 @@ class KitReader(Reader):
             if declared is not None:
                 ok = self.declared_params(declared, params, item)
         return Component(kind, params, where) if ok else None
+
+    def own_deck(self, item: LocDict, params: dict) -> bool:
+        """A deck component's ``deck`` (one of the game's own decks by name; left out, all
+        of them) and its ``cards`` read against it; ``back`` is the French deck's only (a
+        game's own cards have their deck's back)."""
+        decks = getattr(self, "decks", None) or {}
+        name = params["deck"]
+        if not decks:
+            if name is not None:
+                self.diags.error(item.at("deck"), "deck.deck names one of the game's own decks "
+                                 "(decks: in game.yaml); this game plays the French 52")
+                return False
+            return True
+        if "back" in item:
+            self.diags.error(item.at("back"), "deck.back chooses a back of the French 52; a "
+                             "game's own cards print with their deck's back (back: under "
+                             "decks: in game.yaml)")
+            return False
+        if name is not None and name not in decks:
+            self.diags.error(item.at("deck"), f"deck.deck: the game has no deck '{name}' (its "
+                             f"decks: {', '.join(decks)})" + suggest(name, decks))
+            return False
+        chosen = [decks[name]] if name is not None else list(decks.values())
+        if params["cards"] == "all":
+            params["cards"] = [c.code for d in chosen for c in d.cards]
+            return True
+        codes = {c.code for d in chosen for c in d.cards}
+        for code in params["cards"]:
+            if code not in codes:
+                self.diags.error(item.at("cards"), f"deck.cards: card '{code}' is not in the "
+                                 f"{name} deck")
+                return False
+        return True
 
     def declared_params(self, declared: dict[str, str], params: dict, item: LocDict) -> bool:
         """A mat's params (and each copy's) against what its engine's art declares it takes
@@ -283,14 +319,26 @@ class KitReader(Reader):
         from ..engine.core import CardError, full_deck, parse_cards
 
         deck = getattr(self, "deck", None)   # a game's own deck (None: the French 52)
+        decks = list((getattr(self, "decks", None) or {}).values()) or (
+            [deck] if deck is not None else [])
         if value == "all":
-            return [str(c) for c in (deck.cards if deck is not None else full_deck())]
-        if deck is not None and isinstance(value, list) and value:
-            try:
-                return [str(deck.parse(c)) for c in value]
-            except CardError as e:
-                self.diags.error(where, f"{what}: {e}")
-                return None
+            if decks:   # every card of the game's own decks (``deck:`` may choose one)
+                return [str(c) for d in decks for c in d.cards]
+            return [str(c) for c in full_deck()]
+        if decks and isinstance(value, list) and value:
+            out: list[str] = []
+            for c in value:   # a code is unique in a game's decks: the deck that has it
+                error = None
+                for d in decks:
+                    try:
+                        out.append(str(d.parse(c)))
+                        break
+                    except CardError as e:
+                        error = error or e
+                else:
+                    self.diags.error(where, f"{what}: {error}")
+                    return None
+            return list(dict.fromkeys(out))
         if isinstance(value, list) and value and all(v in ("C", "D", "H", "S") for v in value):
             return [str(c) for c in full_deck(tuple(value))]
         if isinstance(value, LocList) and len(value) > MAX_DECK_CARDS:

@@ -30,11 +30,23 @@ from weasyprint.text.fonts import FontConfiguration
 from ... import __version__
 from ...settings import Paper
 from .. import cards as cardart
+from ..faces import Faces, split_ref
 from ..fetch import CardFetcher
 from ..fonts import font_face_css
 from ..templating import environment, helper, macros, read_template_file, shipped
 from . import art, layout
 from .pieces import CARD_H, CARD_W, ComponentError, mm
+
+#: a game's own card in the library (``pnp-own-<reference>``; see owncards.own_code)
+OWN, OWN_GREY = "pnp-own-", "pnp-owngrey-"
+
+
+def own_ref(code: str) -> str | None:
+    """The card reference of a library code ``pnp-own-<reference>`` (None: not one)."""
+    for prefix in (OWN_GREY, OWN):
+        if code.startswith(prefix):
+            return code[len(prefix):]
+    return None
 
 # --------------------------------------------------------------------------- fetcher
 #: how far inside the trim a printed card's outline stands (mm): clear of a cut that
@@ -60,6 +72,10 @@ class PnpFetcher(CardFetcher):
                                          keyline_mm=KEYLINE)
             elif code.startswith("pnp-grey-"):
                 text = art.greyscale_svg(cardart.card_face(code[9:], style="full"), 0.25)
+            elif own_ref(code) is not None:   # a game's own card or back (owncards.py)
+                text = self.faces.svg(own_ref(code), "full", bleed_mm=layout.BLEED)
+                if code.startswith(OWN_GREY):
+                    text = art.greyscale_svg(text, 0.25)
             else:
                 return super().svg(code)
             self.cache[code] = text.encode("utf-8")
@@ -73,7 +89,7 @@ class Renderer:
     exports of a low-ink build are drawn by a full-ink one)."""
 
     def __init__(self, paper: Paper, ink: str = "full", share: "Renderer | None" = None,
-                 templates: Path | None = None):
+                 templates: Path | None = None, content_root: Path | None = None):
         self.paper = paper
         self.ink = art.Ink(ink)
         self.env = environment(templates)
@@ -83,7 +99,8 @@ class Renderer:
         self.texts = macros(self.env.get_template("components/texts.html.j2"))
         self.cover_macro = macros(self.env.get_template("components/cover.html.j2")).cover
         self.font_config = share.font_config if share else FontConfiguration()
-        self.fetcher = share.fetcher if share else PnpFetcher()
+        # the games' own decks are added to the fetcher's Faces as their sheets are made
+        self.fetcher = share.fetcher if share else PnpFetcher(faces=Faces(content_root))
         self.image_cache: dict = share.image_cache if share else {}
         self.base_css = (font_face_css() + "\n"
                          + read_template_file("components/components.css", templates))
@@ -155,7 +172,8 @@ class Renderer:
             pages, css = [], []
             for i, code in enumerate(todo):
                 b = ref_bleed(code)
-                w, h = CARD_W + 2 * b, CARD_H + 2 * b
+                cw, ch = self.card_size(code)
+                w, h = cw + 2 * b, ch + 2 * b
                 css.append(f"@page q{i} {{ size: {mm(w)} {mm(h)}; margin: 0; }} "
                            f".q{i} {{ page: q{i}; }}")
                 pages.append(f'<section class="page q{i}" style="width:{mm(w)};height:{mm(h)}">'
@@ -167,6 +185,14 @@ class Renderer:
             for i, code in enumerate(todo):
                 self._lib[code] = (reader, i)
         return {c: self._lib[c] for c in codes}
+
+    def card_size(self, code: str) -> tuple[float, float]:
+        """A library artwork's card size in mm (its trim): a game's own deck's, else poker."""
+        ref = own_ref(code)
+        if ref is None:
+            return CARD_W, CARD_H
+        w, h = self.fetcher.faces.art(split_ref(ref)[0]).size_mm
+        return float(w), float(h)
 
     def library_data(self, reader) -> bytes:
         """The PDF bytes of a library :meth:`library` returned (``reader``, its pages)."""
@@ -210,7 +236,8 @@ def _finisher(sheets: list[layout.Sheet], duplex: bool):
 
 def ref_bleed(code: str) -> float:
     """How far a shared card artwork runs past the card's trim."""
-    return layout.BLEED if code.startswith(("pnp-back-", "pnp-lowback-", "pnp-bleedface-")) else 0.0
+    return layout.BLEED if code.startswith(("pnp-back-", "pnp-lowback-", "pnp-bleedface-",
+                                            OWN, OWN_GREY)) else 0.0
 
 
 def place_forms(pdf_bytes: bytes, sheets: list[layout.Sheet], lib: dict[str, tuple[Any, int]]) -> bytes:

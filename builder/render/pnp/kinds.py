@@ -23,6 +23,7 @@ from . import art, layout
 from .cover import cover_sheet, print_steps
 from .deck import duplex_card_sheets
 from .document import Renderer
+from .owncards import chosen_decks, own_duplex_sheets, size_text
 from .pieces import (
     AID_H,
     AID_W,
@@ -329,13 +330,7 @@ def deck(r: Renderer, game, words: Words, p: dict, paper: Paper, first: int) -> 
     """The game's own cards (``cards``: all 52, some suits, or a list), nine a sheet, each
     sheet of faces followed by its backs (design ``back``) for a long-edge duplex print."""
     if getattr(game, "decks", None):
-        # TODO(own decks): draw a game's own cards here from render/faces.py
-        # (Faces.face(ref, style="full", bleed_mm=...), Faces.back(deck key, ...)), at the
-        # deck's size (DeckArt.size_mm); until then the sheets are refused, not guessed
-        where = game.where
-        raise ComponentError(f"{where.path}:{where.line}: {game.slug}: the kit's deck "
-                             f"component cannot print a game's own cards yet (decks: in "
-                             f"game.yaml); leave the deck out of the kit for now")
+        return own_deck(r, game, p, paper, first)
     cards = [Card.parse(c) for c in p["cards"]]
     sheets = duplex_card_sheets(paper, cards, p["back"], r.ink.low, p["label"] or "cards")
     row = CoverRow(p["row"] or f"Playing cards, {len(cards)} faces and their backs",
@@ -344,6 +339,34 @@ def deck(r: Renderer, game, words: Words, p: dict, paper: Paper, first: int) -> 
     how = p["how"] or ("Cards: print the sheets double-sided, flipping on the long edge; each "
                        "sheet of faces is followed by its backs. Cut from the face side.")
     return Kit(sheets, [row], [], [how])
+
+
+def own_deck(r: Renderer, game, p: dict, paper: Paper, first: int) -> Kit:
+    """A game's own cards (``decks:``): the decks the component chooses (``deck``, else
+    all), each card as many times as its count, drawn by Faces at the deck's size
+    (:mod:`.owncards`); a cover row per deck."""
+    r.fetcher.faces.add(game)
+    decks = chosen_decks(game, p)
+    sheets: list[layout.Sheet] = []
+    rows = []
+    for d in decks:
+        named = f"{game.title}, {d.name}" if len(game.decks) > 1 else game.title
+        label = p["label"] or (f"{d.name} cards" if len(game.decks) > 1 else "cards")
+        if p["label"] and len(decks) > 1:
+            label = f"{p['label']} ({d.name})"
+        part = own_duplex_sheets(paper, d, r.ink.low, label)
+        n = len(d.distinct)
+        rows.append(CoverRow(
+            p["row"] if p["row"] and len(decks) == 1 else
+            f"{named} cards, {n} {'face' if n == 1 else 'faces'} and their backs",
+            str(len(d.copies)), size_text(d.size),
+            f"{first + len(sheets)} to {first + len(sheets) + len(part) - 1}"))
+        sheets += part
+    how = p["how"] or ("Cards: print the sheets double-sided, flipping on the long edge; each "
+                       "sheet of faces is followed by its backs. Cut from the face side. "
+                       f"No duplex printer? {game.slug}-cards-gutterfold.pdf holds the same "
+                       "cards to fold and glue.")
+    return Kit(sheets, rows, [], [how], own=decks)
 
 
 BUILDERS = {"player-aid": player_aid, "tokens": tokens, "score-track": score_track,
@@ -364,6 +387,7 @@ def game_kit(r: Renderer, game, paper: Paper) -> Kit:
         kit.rows += part.rows
         kit.pieces += part.pieces
         kit.steps += part.steps
+        kit.own += part.own
     if not kit.sheets:
         raise ComponentError(f"{game.slug}: the kit makes no sheets")
     kit.sheets, number = pack(kit.sheets)

@@ -59,6 +59,9 @@ class Kit:
     rows: list[CoverRow]
     pieces: list[Piece]               # what is exported as PNG
     steps: list[str] = field(default_factory=list)
+    #: a game's own decks its ``deck`` components print (owncards.OwnDeck): their gutter
+    #: fold is a file of its own
+    own: list = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- sheets

@@ -223,3 +223,112 @@ def tts_sheet(images: dict[str, Any], back: str) -> tuple[Any, float]:
     sheet.paste(images[back], (c * cw, r * ch))
     return sheet, cw / (CARD_W / 25.4)
 
+
+
+# --------------------------------------------------------------------------- a game's own cards
+def own_card_images(r: Renderer, game) -> dict[str, dict[str, Any]]:
+    """Every distinct card and the back of each of ``game``'s own decks, full colour, from
+    the vector art Faces draws (``r``'s library): by deck name, ``{"print": {code: image at
+    trim size}, "bleed": {code: with 3 mm bleed}, "tts": {code: at Tabletop Simulator size},
+    "back": (print, bleed, tts) images of the back, "size": (w, h) mm, "copies": [codes]}``."""
+    import pypdfium2 as pdfium
+
+    from ..faces import back_ref
+    from .owncards import own_code
+
+    r.fetcher.faces.add(game)
+    out: dict[str, dict[str, Any]] = {}
+    docs: dict[int, Any] = {}
+    try:
+        for spec in game.decks:
+            key, size = spec.deck.key, tuple(float(v) for v in spec.size_mm)
+            codes = [c.code for c in spec.deck.cards]
+            refs = [own_code(f"{key}/{c}", False) for c in codes] + [
+                own_code(back_ref(key), False)]
+            lib = r.library(refs)
+            w, h = size
+            want = {"print": (layout.px(w), layout.px(h)),
+                    "bleed": (layout.px(w + 2 * layout.BLEED), layout.px(h + 2 * layout.BLEED)),
+                    "tts": own_tts_size(size)}
+            imgs: dict[str, Any] = {"print": {}, "bleed": {}, "tts": {}, "size": size,
+                                    "copies": [c.code for c in spec.deck.all()]}
+            for code, ref in zip(codes + ["_back"], refs):
+                reader, idx = lib[ref]
+                doc = docs.get(id(reader))
+                if doc is None:
+                    doc = docs[id(reader)] = pdfium.PdfDocument(r.library_data(reader))
+                page = doc[idx]
+                b = layout.BLEED * layout.PT_PER_MM
+                for kind, px in want.items():
+                    if kind == "bleed":
+                        scale = px[0] / ((w + 2 * layout.BLEED) * layout.PT_PER_MM)
+                        img = page.render(scale=scale, rev_byteorder=True).to_pil()
+                    else:
+                        scale = px[0] / (w * layout.PT_PER_MM)
+                        img = page.render(scale=scale, crop=(b, b, b, b),
+                                          rev_byteorder=True).to_pil()
+                    imgs[kind][code] = _exact(img, px).convert("RGB")
+                page.close()
+            imgs["back"] = tuple(imgs[k].pop("_back") for k in ("print", "bleed", "tts"))
+            out[spec.name] = imgs
+    finally:
+        for d in docs.values():
+            d.close()
+    return out
+
+
+def own_tts_size(size: tuple[float, float]) -> tuple[int, int]:
+    """A card's size on a Tabletop Simulator sheet: 409 px wide (ten to 4096 px), its
+    height in proportion."""
+    cw = TTS_MAX_W // TTS_COLS
+    return cw, round(cw * size[1] / size[0])
+
+
+def own_tts_sheets(images: dict[str, Any], back: Any, copies: list[str],
+                   size: tuple[float, float]) -> list[tuple[Any, float]]:
+    """Tabletop Simulator deck sheets of a game's own deck: 10 x 7 slots, at most 4096 px
+    wide, one slot per copy (so that the deck TTS imports holds each card as many times as
+    its count) in the deck file's order, 69 a sheet; the last slot of every sheet is the
+    back (TTS shows it for hidden cards). Returns each image and its resolution in dpi."""
+    from PIL import Image
+
+    cw, ch = own_tts_size(size)
+    per = TTS_COLS * TTS_ROWS - 1
+    out = []
+    for k in range(0, len(copies), per):
+        sheet = Image.new("RGB", (cw * TTS_COLS, ch * TTS_ROWS), (255, 255, 255))
+        for i, code in enumerate(copies[k:k + per]):
+            r, c = divmod(i, TTS_COLS)
+            sheet.paste(images[code], (c * cw, r * ch))
+        r, c = divmod(per, TTS_COLS)
+        sheet.paste(back, (c * cw, r * ch))
+        out.append((sheet, cw / (size[0] / 25.4)))
+    return out
+
+
+def write_own_pngs(r: Renderer, game, png_dir: Path) -> list[Path]:
+    """``png/<slug>/cards/<deck>/<code>.png`` (300 dpi, trim size), ``cards-bleed/`` (3 mm
+    bleed), their backs (``_back.png``), and ``png/<slug>/tts/<deck>-<n>.png`` with
+    ``<deck>-back.png``, for each of the game's own decks."""
+    paths: list[Path] = []
+    base = png_dir / game.slug
+    for name, imgs in own_card_images(r, game).items():
+        for kind, folder in (("print", "cards"), ("bleed", "cards-bleed")):
+            where = base / folder / name
+            where.mkdir(parents=True, exist_ok=True)
+            for code, img in imgs[kind].items():
+                save_png(img, where / f"{code}.png", DPI)
+                paths.append(where / f"{code}.png")
+            back = imgs["back"][0 if kind == "print" else 1]
+            save_png(back, where / "_back.png", DPI)
+            paths.append(where / "_back.png")
+        tts = base / "tts"
+        tts.mkdir(parents=True, exist_ok=True)
+        dpi = DPI
+        for n, (sheet, dpi) in enumerate(own_tts_sheets(imgs["tts"], imgs["back"][2],
+                                                        imgs["copies"], imgs["size"]), 1):
+            save_png(sheet, tts / f"{name}-{n}.png", dpi, fast=True)
+            paths.append(tts / f"{name}-{n}.png")
+        save_png(imgs["back"][2], tts / f"{name}-back.png", dpi)
+        paths.append(tts / f"{name}-back.png")
+    return paths

@@ -20,6 +20,7 @@ from ..templating import overrides_of
 from .deck import deck_sheets
 from .document import Renderer
 from .kinds import game_sheets
+from .owncards import fold_document
 from .pieces import ComponentError, Piece
 from .png import (
     DPI,
@@ -29,6 +30,7 @@ from .png import (
     pngs_from_sheets,
     save_png,
     tts_sheet,
+    write_own_pngs,
 )
 
 log = logging.getLogger("warbook.render.pnp")
@@ -46,7 +48,7 @@ def render_all(report, games, staging: Path, settings: Settings, *, whole: bool)
     t0 = time.perf_counter()
     paper = settings.paper
     templates = overrides_of(settings.content_root)
-    r = Renderer(paper, settings.ink, templates=templates)
+    r = Renderer(paper, settings.ink, templates=templates, content_root=settings.content_root)
     pdf_dir = staging / "pdf"
     png_dir = staging / "png"
     pdf_dir.mkdir(parents=True, exist_ok=True)
@@ -63,6 +65,13 @@ def render_all(report, games, staging: Path, settings: Settings, *, whole: bool)
                                 f"{paper.label}",
                         author=game.designer)
         log.info(f"wrote pdf/{game.slug}-components.pdf ({n} sheets)")
+        if kit.own:   # a game's own cards: their gutter fold, a file of its own
+            fold = fold_document(r, game, kit.own, paper)
+            n = r.write_pdf(fold, pdf_dir / f"{game.slug}-cards-gutterfold.pdf",
+                            title=f"{game.title}: the cards, gutter fold",
+                            subject=f"The cards of {game.title}, gutter fold, {paper.label}",
+                            author=game.designer)
+            log.info(f"wrote pdf/{game.slug}-cards-gutterfold.pdf ({n} sheets)")
         wanted = [(png_dir / game.slug / f"{p.name}.png", p) for p in kit.pieces]
         if r.ink.low:
             exports += wanted
@@ -79,6 +88,13 @@ def render_all(report, games, staging: Path, settings: Settings, *, whole: bool)
         t1 = time.perf_counter()
         written += export_pngs(pr, exports)
         t_png += time.perf_counter() - t1
+    # a game's own cards: png/<slug>/cards/, cards-bleed/ and tts/ (always full colour)
+    for checked in games:
+        if getattr(checked.game, "decks", None):
+            t1 = time.perf_counter()
+            written += write_own_pngs(pr, checked.game, png_dir)
+            t_png += time.perf_counter() - t1
+            log.info(f"wrote png/{checked.game.slug}/cards, cards-bleed and tts (its own cards)")
     r.timings["png components"] = t_png
     if whole:
         book_title = report.content.book.title
