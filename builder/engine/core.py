@@ -778,7 +778,7 @@ class GameDef:
       ``supply``, ``supply_group``, ``card_supply``, ``rules_for``;
     * **the lab** (``simulate`` and the balance figures): ``round_key``, ``round_word``,
       ``cap_rules``, ``determinize``, ``fast_random``;
-    * **the book and site**: ``describe``, ``marks``, ``mark_kinds``, ``art``,
+    * **the book and site**: ``describe``, ``marks``, ``mark_kinds``, ``attempt``, ``art``,
       ``art_params``.
 
     Every hook is given to the constructor; setting one afterwards still works but warns
@@ -853,6 +853,11 @@ class GameDef:
     #: the game's own mark kinds, name -> the legend's words for it (drawn as a labelled
     #: tag on the card)
     mark_kinds: dict[str, str] = field(default_factory=dict)
+    #: a decision in words, for the narration of a step the rules refuse: ``attempt(player,
+    #: value)`` returns what the player tried, to follow "{player} tries to", with player
+    #: ids written ``{p2}`` and cards in words ("ask {p2} for Mrs Thimble"), or None for
+    #: the default: the decision as written ("Hazel tries p2 THIMBLE-MRS")
+    attempt: Callable[[str, Any], str | None] | None = None
     #: print-and-play art the kit vocabulary cannot express, by name: a mat in game.yaml
     #: that says ``art: NAME`` is drawn by ``art[NAME](ctx)`` (ctx: an :class:`ArtContext`),
     #: which returns SVG (see docs/kit.md)
@@ -867,7 +872,7 @@ class GameDef:
         for name in ("new_game", "from_setup", "heuristic", "max_steps"):
             _hook(self, name, required=True)
         for name in ("supply", "supply_group", "card_supply", "rules_for", "determinize",
-                     "fast_random", "describe", "marks"):
+                     "fast_random", "describe", "marks", "attempt"):
             _hook(self, name)
         for name, kind in (("options", dict), ("event_kinds", dict), ("view_keys", dict),
                            ("option_sets", list), ("mark_kinds", dict), ("art", dict),

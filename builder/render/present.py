@@ -388,7 +388,8 @@ class Presenter:
         vocab = mk.Vocabulary.of(g.gamedef)
         steps, before = [], rep.initial_table
         for s in rep.steps:
-            steps.append(self.step(s, names, md, describe, hook, vocab, before=before))
+            steps.append(self.step(s, names, md, describe, hook, vocab, before=before,
+                                   attempt=getattr(g.gamedef, "attempt", None)))
             before = s.after if s.after is not None else s.table
         for view, s in zip(steps, rep.steps):
             if s.refusal is not None and s.refusal[1] in index:
@@ -404,18 +405,26 @@ class Presenter:
 
     def step(self, s: StepRecord, names: dict[str, str], md: Markdown,
              describe: Callable | None = None, marks: Callable | None = None,
-             vocab: mk.Vocabulary | None = None, before: list[Zone] | None = None) -> StepView:
+             vocab: mk.Vocabulary | None = None, before: list[Zone] | None = None,
+             attempt: Callable | None = None) -> StepView:
         """One step for the renderers. ``before``: the table before the step, for the
         narration: a card it names that the table has not seen (``unseen_cards``: it lies
         in a hidden place after the step and was shown face up in no open place) is set
-        apart, as the diagram draws the hidden place apart."""
+        apart, as the diagram draws the hidden place apart. ``attempt``: the engine's
+        words for a decision the rules refuse (``GameDef.attempt``)."""
         describe = describe or (lambda view, names: [(w, prose(t)) for w, t in state_strip(view, names)])
         unseen = unseen_cards(s.after if s.after is not None else s.table,
                               [before or [], s.table], names)
         narration = [prose(e.narrate(names), unseen) for e in s.events if e.text]
         if s.refusal is not None:
             player, _rule, message = s.refusal
-            tried = _fmt(s.decisions.get(player, ""))
+            value = s.decisions.get(player, "")
+            said = attempt(player, value) if attempt is not None else None
+            if said:   # the engine's words: "to ask {p2} for Mrs Thimble"
+                tried = "to " + re.sub(r"\{(p\d+)\}",
+                                       lambda m: names.get(m.group(1), m.group(1)), said)
+            else:
+                tried = _fmt(value)
             who = names.get(player, player)
             reason = re.sub(r"\bp\d+\b", lambda m: names.get(m.group(), m.group()),
                             message.rstrip("."))

@@ -718,7 +718,8 @@ def _cases():
     yield ("engine-unknown-name", {"high-five/engine.py": None,
                                    "high-five/game.yaml": GAME + "engine: wra\n"}, GAME_FILE,
            [f"{GAME_FILE}:7:9: error: unknown engine 'wra' (available: battle, battle-lines, "
-            "deck-management, ultimate, war, winning-the-battle); did you mean 'war'?"])
+            "deck-management, happy-families, ultimate, war, winning-the-battle); did you mean "
+            "'war'?"])
     yield ("rules-heading-only-an-id", {"high-five/rules.md": RULES + "\n## {#blank}\n\nText.\n"},
            RULES_FILE, [f"{RULES_FILE}:21:4: error: the rule's title has no visible character "
                         "(only spaces or invisible characters)"])

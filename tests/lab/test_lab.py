@@ -322,7 +322,8 @@ SLOW = pytest.mark.slow
 
 @pytest.mark.parametrize("args, message", [
     (["simulate", "ultimat"], "error: no game 'ultimat' (games: war, peace, winning-the-battle, "
-     "battle-lines, deck-management, battle, ultimate); did you mean 'ultimate'?"),
+     "battle-lines, deck-management, battle, ultimate, happy-families); did you mean "
+     "'ultimate'?"),
     pytest.param(["simulate", "war", "--bots", "heuristic"], "error: war has no decisions (no "
                  "player ever has a choice), so only the random bot plays it", marks=SLOW),
     (["simulate", "ultimate", "--bots", "clever"], "error: unknown bot 'clever' (the ladder: "

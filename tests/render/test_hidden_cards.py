@@ -345,20 +345,20 @@ def test_the_book_and_site_set_an_unseen_card_apart():
 
 
 def test_the_shipped_hands_are_hidden_and_their_played_cards_are_not(report):
-    """In the shipped examples every hand of Battle, Battle Lines and Ultimate that shows a
-    card is drawn apart; the narration names no card as unseen, since every card it names
+    """In the shipped examples every hand of Battle, Battle Lines, Ultimate and Happy
+    Families that shows a card is drawn apart; the narration names no card as unseen, since every card it names
     the table sees (a reserve shown at the reveal and back to the hand, a tie's cards back
     to their hands)."""
     hands = 0
+    with_hands = ("battle", "battle-lines", "ultimate", "happy-families")
     for gr in report.games:
         view = Presenter(links()).game(gr)
         # the examples' lead says how a hand is drawn where an example draws one
-        assert view.hidden == (gr.game.slug in ("battle", "battle-lines", "ultimate")), gr.game.slug
+        assert view.hidden == (gr.game.slug in with_hands), gr.game.slug
         for ex in view.examples:
             for s in [ex.setup] + [s.diagram for s in ex.steps]:
                 for z in (z for row in s.rows for z in row if z):
-                    if z.id.endswith(".hand") and z.cards and gr.game.slug in (
-                            "battle", "battle-lines", "ultimate"):
+                    if z.id.endswith(".hand") and z.cards and gr.game.slug in with_hands:
                         assert z.hidden == "owner-only" and z.seen == f"seen by {z.owner} only"
                         hands += 1
                     elif not z.id.endswith(".hand"):

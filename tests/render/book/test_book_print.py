@@ -31,6 +31,8 @@ FORBIDDEN = {
     "winning-the-battle": ["battle pairs", "battle ties", "battle sweep", "middle stones",
                            "outflanker", "drew", "covered", " none", ": yes ", ": no "],
     "ultimate": ["pot played", "pot points", "round winner", "turned:", " none"],
+    "happy-families": [r"families\.left", "leaders", r"\.known", r"\.laid", "asks: ", "result",
+                       " none"],
 }
 
 
