@@ -34,7 +34,7 @@ SHIPPED = (
     "new/example.yaml.j2", "new/engine/engine.py.j2", "new/engine/game.yaml.j2",
     "new/engine/glossary.yaml", "new/engine/rules.md",
     "new/engine/examples/01-a-few-turns.yaml.j2", "new/engine/examples/02-going-out.yaml.j2",
-    "new/deck/cards.csv", "new/deck/game.yaml.j2", "new/deck/rules.md",
+    "new/deck/cards.csv", "new/deck/game.yaml.j2", "new/deck/face.svg.j2.j2", "new/deck/rules.md",
     "new/deck/examples/01-a-few-turns.yaml.j2", "new/deck/examples/02-going-out.yaml.j2",
     "new/game/game.yaml.j2", "new/game/glossary.yaml",
     "new/game/rules.md", "new/game/examples/01-a-plain-trick.yaml.j2",

@@ -626,6 +626,12 @@ class BoundedEnvironment(SandboxedEnvironment):
             raise _refuse(f"calling '{name}'")
         given = [v for k, v in kwargs.items() if k not in ("_loop_vars", "_block_vars", "caller")]
         name = getattr(__obj, "__name__", "a function")
+        if getattr(__obj, "warbook_helper", False):
+            # a helper given a name that is not defined (``colour(card.colr)``) says so,
+            # as printing it would, rather than take it for an empty value
+            for value in list(args) + given:
+                if isinstance(value, Undefined):
+                    value._fail_with_undefined_error()
         if not isinstance(__obj, Macro) and not getattr(__obj, "warbook_internal", False):
             _int_args(list(args) + given, __self.limits.argument, f"'{name}'")
         grows = None  # a list, mapping or set a method may grow in place (extend, update)

@@ -131,7 +131,7 @@ def test_an_unknown_engine_names_the_line_and_the_engines_available(tmp_path: Pa
     proc = warbook("check", "--content", str(content), cwd=tmp_path)
     assert proc.returncode == 1
     assert (f"peace/game.yaml:{line}:9: error: unknown engine 'wra' (available: battle, "
-            f"battle-lines, deck-management, ultimate, war, winning-the-battle); did you "
+            f"battle-lines, deck-management, happy-families, ultimate, war, winning-the-battle); did you "
             f"mean 'war'?") in proc.stderr
     assert "peace: not checked: its engine or its cards could not be loaded" in proc.stdout
     assert "Traceback" not in proc.stderr
@@ -337,7 +337,7 @@ def test_new_game_with_a_deck_of_its_own(tmp_path: Path):
     (content / "index.yaml").write_text("games: []\n")
     written = new_game(content, "colour-match", deck=True)
     assert {p.name for p in written} == {"engine.py", "game.yaml", "rules.md", "glossary.yaml",
-                                         "cards.csv", "01-a-few-turns.yaml", "02-going-out.yaml"}
+                                         "cards.csv", "face.svg.j2", "01-a-few-turns.yaml", "02-going-out.yaml"}
     report = run_check(content)
     assert report.ok, [d.format() for d in report.diagnostics]
     game = report.games[0]
@@ -345,6 +345,15 @@ def test_new_game_with_a_deck_of_its_own(tmp_path: Path):
     assert game.uncovered == ["turn-cap"]
     deck = game.game.gamedef.deck
     assert deck.size() == 72 and deck.card("R7").colour == "red" and deck.card("R7").number == 7
+    # the faces come from the face template written beside the deck file, and every one
+    # (both styles, with and without bleed) passes the print checks
+    from builder.render.faces import Faces, check_faces
+    assert game.game.decks[0].face.name == "face.svg.j2"
+    assert [d.format() for d in check_faces(report)] == []
+    faces = Faces(content)
+    faces.add(game.game)
+    svg = faces.face(deck.card("R7"))
+    assert ">Red 7</text>" in svg and ">7</text>" in svg
     assert "cards=\"own\"" in (content / "colour-match" / "engine.py").read_text()
     engine = load_engine_file(content / "colour-match" / "engine.py")
     engine.use_decks(game.game.gamedef.decks)

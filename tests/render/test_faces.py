@@ -166,6 +166,18 @@ def test_an_unknown_field_in_a_template_is_a_located_error(tmp_path):
     assert said.line == 3 and said.message.endswith("(and 23 more cards the same way)")
 
 
+def test_an_unknown_field_given_to_a_helper_is_a_located_error(tmp_path):
+    """A misspelt field passed to a helper (``colour(card.colr, accent)``) is said, not
+    taken for an empty value and drawn in the default colour."""
+    face = FACE.replace("colour(card.colour, accent)", "colour(card.colr, accent)")
+    content = colours(tmp_path, deck=DECK_LINE[:-1] + ", face: face.svg.j2}",
+                      files={"face.svg.j2": face})
+    faces, key = faces_of(content)
+    d = problem(lambda: faces.svg(f"{key}/R1", "full"))
+    assert d.path.endswith("high-colours/face.svg.j2") and d.line == 1, d.format()
+    assert "the card has no field 'colr'" in d.message and "did you mean 'colour'?" in d.message
+
+
 def test_a_template_syntax_error_and_a_sandbox_escape_are_located(tmp_path):
     broken = colours(tmp_path / "a", deck=DECK_LINE[:-1] + ", face: face.svg.j2}",
                      files={"face.svg.j2": "<g>\n{% if card.name %}\n</g>\n"})

@@ -298,7 +298,7 @@ def place_forms(pdf_bytes: bytes, sheets: list[layout.Sheet], lib: dict[str, tup
             xo = DictionaryObject()
             res[NameObject("/XObject")] = xo
         xo = xo.get_object()
-        for code in {it.ref for it in items}:
+        for code in sorted({it.ref for it in items}):  # sorted: the same file every build
             xo[NameObject(names[code])] = form(code)
         old = page.get_contents().get_data()
         st = DecodedStreamObject()
