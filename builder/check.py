@@ -41,7 +41,6 @@ class StepRecord:
     index: int
     kind: str  # decision | chance | forced | refused
     decisions: dict[str, Any]  # player -> decision value (engine values)
-    what: str  # what was decided, in words
     events: list[Event]
     view: dict[str, Any]  # state after the step
     table: list[Zone]  # the table at the moment of the reveal (or after the step)
@@ -323,7 +322,7 @@ class Replayer:
                 expected_keys = [str(k) for k in step.expect]
             replay.steps.append(StepRecord(
                 index=step.index, kind=kind, decisions=decisions,
-                what=node.what, events=events, view=view, table=table,
+                events=events, view=view, table=table,
                 comment=step.comment if round_index == step.repeat - 1 else "",
                 expected=expected_keys, repeat=step.repeat, round=round_index + 1,
                 after=None if after == table else after,
@@ -492,7 +491,7 @@ class Replayer:
             return False
         replay.rules_cited.add(rule)
         replay.steps.append(StepRecord(
-            index=step.index, kind="refused", decisions=decisions, what=node.what, events=[],
+            index=step.index, kind="refused", decisions=decisions, events=[],
             view=state.view(), table=state.table(), comment=step.comment, expected=[],
             refusal=refusal))
         return True
@@ -707,9 +706,8 @@ def blamed(culprit: Any, game: Game) -> tuple[Located, str]:
             path, (_, line) = inspect.getsourcefile(target), inspect.getsourcelines(target)
         except (TypeError, OSError):
             path = None
-        if path is not None:
-            return (Located(faults.shown(path), line),
-                    getattr(target, "__qualname__", getattr(target, "__name__", "")))
+        if path is not None:   # a function or a class: each has a __qualname__
+            return Located(faults.shown(path), line), target.__qualname__
     return Located(faults.shown(f"{game.dir}/game.yaml"), 1), ""
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from builder import cli
+from builder.check import run_check
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTENT = ROOT / "content"
@@ -247,3 +248,61 @@ def test_missing_content_folder(tmp_path: Path):
     proc = run("check", "--content", str(tmp_path / "nope"))
     assert proc.returncode == 1 and "content folder not found" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------------- the engine's contract
+# The conformance kit's breaches as the check says them: at the line of the function to
+# blame, named as the reader finds it in the file. High Five (tests/fixtures/high-five) is a
+# designer's engine.py; one fault is planted in it.
+HIGH_FIVE = ROOT / "tests" / "fixtures" / "high-five"
+
+
+def high_five_with(tmp_path: Path, old: str, new: str) -> tuple[Path, Path]:
+    """High Five in a content folder of its own, ``old`` replaced once by ``new`` in its
+    engine.py; (the content folder, the engine file)."""
+    content = tmp_path / "content"
+    shutil.copytree(HIGH_FIVE, content / "high-five")
+    (content / "index.yaml").write_text("games: [high-five]\n")
+    engine = content / "high-five" / "engine.py"
+    edit(engine, old, new)
+    return content, engine
+
+
+def test_a_breach_in_a_state_method_names_the_class_and_the_method(tmp_path, monkeypatch):
+    """A card lost in the second round: the kit blames the state's _apply, and the message
+    names it as written in the file, HighFiveState._apply (not a bare _apply of no class)."""
+    monkeypatch.setenv("WARBOOK_CACHE", str(tmp_path / "cache"))
+    content, engine = high_five_with(
+        tmp_path, "        self.round += 1\n",
+        "        self.round += 1\n        if self.round == 2:\n            self.played['p2'].pop()\n")
+    found = [d for d in run_check(content).diagnostics.errors if "contract" in d.message]
+    assert len(found) == 1, [d.format() for d in found]
+    (d,) = found
+    line = next(i for i, t in enumerate(engine.read_text().splitlines(), 1)
+                if t.startswith("    def _apply("))
+    assert (Path(d.path).resolve(), d.line) == (engine.resolve(), line)
+    assert d.message.startswith("the engine breaks its contract (cards): a card is not "
+                                "accounted for: lost "), d.message
+    assert d.message.endswith(" in HighFiveState._apply()"), d.message
+
+
+def test_a_fault_in_warbooks_own_engine_code_is_said_at_warbooks_line(tmp_path, monkeypatch):
+    """An engine.py built on a shipped engine's code: High Five takes War's max_steps, which
+    reads an option High Five does not have. The fault is in warbook's war.py, not in the
+    designer's file, and the check says it there, in max_steps()."""
+    from builder.engine import war
+
+    monkeypatch.setenv("WARBOOK_CACHE", str(tmp_path / "cache"))
+    content, engine = high_five_with(
+        tmp_path, 'heuristic=heuristic, max_steps=lambda options: options["hand"],',
+        "heuristic=heuristic, max_steps=war_max_steps,")
+    edit(engine, "PLAYERS = (", "from builder.engine.war import max_steps as war_max_steps\n\n"
+                                 "PLAYERS = (")
+    found = [d for d in run_check(content).diagnostics.errors if "contract" in d.message]
+    assert len(found) == 1, [d.format() for d in found]
+    (d,) = found
+    source = Path(war.__file__).read_text().splitlines()
+    line = next(i for i, t in enumerate(source, 1) if t == '    return options["max_tricks"]')
+    assert (Path(d.path).resolve(), d.line) == (Path(war.__file__).resolve(), line)
+    assert d.message == ("the engine breaks its contract (fault): KeyError: 'max_tricks' in "
+                         "max_steps()"), d.message

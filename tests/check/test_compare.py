@@ -139,6 +139,26 @@ def test_the_closest_event_is_of_the_kind_expected_first():
     detail = missing_event_detail([{"kind": "take", "player": "p2"}], 0, events, NAMES)
     assert "closest event the engine produced (event 3 of 3):" in detail, detail
 
+@pytest.mark.parametrize("spec, closest", [
+    ({"kind": "reveal", "player": "p2", "cards": ["ZZ"]}, 2),   # kind and player as expected
+    ({"kind": "take", "player": "p2"}, 2),                      # no take: the one by p2
+])
+def test_the_closest_event_has_the_most_fields_as_expected(spec, closest):
+    """Of the two reveals (Ann's KS, then Bo's QH), the one that agrees on more of the
+    expected fields is shown, though it comes second."""
+    detail = missing_event_detail([spec], 0, TURN, NAMES)
+    assert f"closest event the engine produced (event {closest} of 2):" in detail, detail
+
+def test_the_field_table_is_laid_out_in_columns():
+    """The names as wide as the longest one with its colon, a space, the expected values
+    in 16 characters, a space, then what the engine gave (and a mark where it differs)."""
+    detail = missing_event_detail([{"kind": "take", "player": "p2"}], 0, TURN, NAMES)
+    lines = detail.splitlines()
+    i = lines.index("  {kind: reveal, player: p2, rule: turn-up, cards: [QH]}")
+    assert lines[i + 1:i + 4] == ["  field   expected         got",
+                                  "  kind:   take             reveal   <- differs",
+                                  "  player: p2               p2"]
+
 def test_the_closest_events_fields_show_what_the_engine_gave():
     """The field table under a missing event shows each expected field beside the closest
     event's value: its rule, its cards, its data."""

@@ -261,10 +261,42 @@ def test_events_written_as_one_word_are_not_a_list(tmp_path):
     assert (e.line, e.col) == (12, 15)
     assert e.message.endswith("step 1: events: expected a list of event kinds"), e.message
 
+@pytest.mark.parametrize("written, said", [("{kind: 5}", "5"), ("{kind: null}", "null"),
+                                           ("{kind: [take]}", "[take]")])
+def test_a_kind_that_is_not_a_word_is_said_so(tmp_path, written, said):
+    """``kind:`` names an event kind: a number, null or a list is not one, and the check
+    says that (not that some kind "5" is unknown)."""
+    root = copy_shipped_game(tmp_path, "war")
+    path = root / "war" / "examples" / "01-a-plain-trick.yaml"
+    edit_once(path, "events: [reveal, reveal, take, collect]",
+              f"events: [reveal, reveal, {written}, collect]")
+    (e,) = run_check(root).diagnostics.errors
+    assert (e.line, e.col) == (12, 32)   # the item: the events: value starts at column 15
+    assert e.message == (f"example 'war-plain-trick', step 1: events: kind: must be an event "
+                         f"kind, got {said}")
+
+def test_a_game_without_event_kinds_still_shows_what_an_event_is(tmp_path):
+    """An engine may declare no event kinds at all (High Five, here, with event_kinds={});
+    an event written as a number is then explained with warbook's own example of a kind,
+    'take'."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "high-five", content / "high-five")
+    (content / "index.yaml").write_text("games: [high-five]\n")
+    edit_once(content / "high-five" / "engine.py", "    event_kinds=EVENT_KINDS,",
+              "    event_kinds={},")
+    example = content / "high-five" / "examples" / "01-a-short-game.yaml"
+    edit_once(example, "events: [reveal, reveal, tie]", "events: [7]")
+    said = [d.message for d in run_check(content).diagnostics.errors
+            if d.path.endswith("01-a-short-game.yaml")]
+    assert said == ["example 'high-five-short-game', step 1: events: an event is a kind such "
+                    "as 'take' or a mapping with kind:, player:, rule:, cards:, text: and data "
+                    "fields; got 7"]
+
 
 # --------------------------------------------------------------------------- a failing step
 @pytest.mark.parametrize("broken_first", [
     ("events: [reveal, reveal, take, collect]", "events: [reveal, reveal, collect, take]"),
+    ("events: [reveal, reveal, take, collect]", "events: [reveal, 5, take, collect]"),  # unread
     ("trick.winner: p1", "trick.winer: p1"),              # a state the game does not have
     ("trick.winner: p1", "trick.winner: p2"),             # a state that differs
 ])

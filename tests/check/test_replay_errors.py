@@ -74,6 +74,12 @@ CASES = [
      "  - chance: [KC, 7S, 6S]\n", "  - chance: [KC, 7S]\n", 46, 13,
      ["step 3: illegal: p2: not an order of the discard pile", "missing 6S",
       "(rule 4.4.2 Reshuffling your discard pile [reshuffle])"]),
+    # the diamonds' shuffle belongs to no player: the message names none
+    ("an-illegal-chance-outcome-of-no-player", "ultimate", "05-a-whole-game.yaml",
+     "  - chance: [8D, KD, 3D, JD, 5D, AD, 10D, 6D, QD, 2D, 9D, 4D, 7D]\n",
+     "  - chance: [8D, KD, 3D, JD, 5D, AD, 10D, 6D, QD, 2D, 9D, 4D]\n", 14, 13,
+     ["step 1: illegal: not an order of the diamonds", "missing 7D",
+      "(rule 6.1 The shuffle is the only chance [shuffle-written])"]),
     ("an-option-out-of-range", "war", PLAIN,
      "setup:\n", "options: {wins: sideways}\nsetup:\n", 6, 11,
      ["example 'war-plain-trick': option 'wins' must be one of higher, lower, got 'sideways'"]),
@@ -230,3 +236,26 @@ def test_a_recorded_draft_proves_nothing_until_reviewed(tmp_path):
     (e,) = run_check(root).diagnostics.errors
     assert (e.line, e.col) == (3, 8)            # at the draft: mark's value
     assert "example 'war-plain-trick' is an unreviewed draft" in e.message
+
+def test_a_listed_rule_is_judged_by_the_rules_of_the_examples_options(tmp_path):
+    """War's ``wins: lower`` makes the lower card take a plain trick (rule lower-takes,
+    which the engine cites only with that option). An example played with it that lists
+    lower-takes must apply it: here the two kings tie, a war nobody can finish follows, and
+    no plain trick is ever taken."""
+    root = copy_shipped_game(tmp_path, "war")
+    with (root / "war" / "rules.md").open("a") as f:
+        f.write("\n## The lower card takes {#lower-takes}\n\nWith the lower card taking, the "
+                "lower of the two face-up cards takes the trick.\n")
+    path = root / "war" / "examples" / PLAIN
+    path.write_text("id: war-lower-tie\ntitle: A tie when the lower card takes\n"
+                    "rules: [turn-up, lower-takes]\noptions: {wins: lower}\nsetup:\n"
+                    "  piles:\n    p1.deck: [KS, 4D]\n    p2.deck: [KH, 9C]\nsteps:\n"
+                    "  - comment: The kings tie.\n")
+    report = run_check(root)
+    e = only_error(report, path)
+    assert (e.line, e.col) == (3, 18), e.format()
+    assert e.message == ("example 'war-lower-tie' lists rule 'lower-takes', but its replay "
+                         "never applies it (rules applied: collect, out-of-cards, turn-up, war, "
+                         "war-short)")
+    (replay,) = [r for r in report.games[0].replays if r.example.id == "war-lower-tie"]
+    assert replay.status == "fail"

@@ -137,6 +137,17 @@ def test_a_forced_step_records_the_only_action_and_the_table_after_it():
             for s in r.steps:
                 assert s.after is None or s.after != s.table, (r.example.id, s.index)
 
+def test_the_setup_diagram_is_the_table_before_the_first_step():
+    """War's two plain tricks start from the decks as written (North KS 4D, South 7H 9C):
+    the setup's diagram, drawn before any step, shows each deck as one face-down card with
+    its count, and nothing in play yet."""
+    report = run_check(CONTENT)
+    war = next(g for g in report.games if g.game.slug == "war")
+    rep = next(r for r in war.replays if r.example.id == "war-plain-trick")
+    assert [(z.id, [(str(c), up) for c, up in z.cards], z.count) for z in rep.initial_table] \
+        == [("p2.deck", [("7H", False)], 2), ("p2.play", [], None),
+            ("p1.deck", [("KS", False)], 2), ("p1.play", [], None)]
+
 def test_a_step_without_expectations_records_none(tmp_path):
     root = copy_shipped_game(tmp_path, "war")
     path = root / "war" / "examples" / "01-a-plain-trick.yaml"

@@ -145,3 +145,13 @@ def test_an_event_without_a_kind_is_not_called_unknown(tmp_path):
     assert first(errors, path) == (
         f":{place(text, '{player: p2')}: error: example 'war-one-war', step 1: events: no "
         f"event {{player: p2, count: 10}} among the step's events")
+
+
+def test_a_misspelt_card_of_a_games_own_deck_gets_one_suggestion(tmp_path):
+    """Happy Families plays its own deck, whose reader already names the nearest card: the
+    check adds no second "did you mean" of its own."""
+    errors, path, text = broken(tmp_path, "happy-families", "01-an-ask.yaml",
+                                "p1.hand: [CRUMB-MR,", "p1.hand: [CRUMB-MX,")
+    assert first(errors, path) == (
+        f":{place(text, 'CRUMB-MX')}: error: example 'happy-families-an-ask': unknown card "
+        f"'CRUMB-MX' (not in the families deck); did you mean 'CRUMB-MR'?")

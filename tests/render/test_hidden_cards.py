@@ -275,7 +275,7 @@ def test_the_site_stylesheet_sets_the_hidden_ground_in_both_themes():
 
 # ---------------------------------------------------------------- the narration
 def step(events, before, at, after=None):
-    rec = StepRecord(index=1, kind="decision", decisions={}, what="", events=events, view={},
+    rec = StepRecord(index=1, kind="decision", decisions={}, events=events, view={},
                      table=at, comment="", expected=[], after=after)
     return Presenter(links()).step(rec, NAMES, Markdown(lambda rid: None), before=before)
 
@@ -325,7 +325,7 @@ def test_the_narration_leaves_a_card_the_table_saw_as_it_is():
 
 def test_the_narrations_words_stay_escaped():
     names = {"p1": 'Bo "<b>"'}
-    rec = StepRecord(index=1, kind="decision", decisions={}, what="",
+    rec = StepRecord(index=1, kind="decision", decisions={},
                      events=[Event("draw", "draw", "{p1} draws 7H <script>.", "p1")], view={},
                      table=table(hand=("7H",)), comment="", expected=[])
     (line,) = Presenter(links()).step(rec, names, Markdown(lambda rid: None),
