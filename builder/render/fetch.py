@@ -20,7 +20,6 @@ from urllib.parse import unquote, urlparse
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from . import cards as cardart
 from .faces import Faces
 from .fonts import FONT_DIRS, replaced_files
 from .templating import TEMPLATES
@@ -52,14 +51,16 @@ class CardFetcher(URLFetcher):
             if "/" in code:  # a game's own deck: <deck key>/<code>[@full]
                 ref, full = (code[:-len(FULL)], True) if code.endswith(FULL) else (code, False)
                 text = self.faces.svg(ref, "full" if full else "compact")
-            elif code == "back":
-                text = cardart.face_down()
-            elif code.startswith("back-"):
-                text = cardart.card_back(code[5:])
-            elif code.startswith("full-"):
-                text = cardart.card_face(code[5:], style="full", four_colour=self.four_colour)
-            else:
-                text = cardart.card_face(code, style="compact", four_colour=self.four_colour)
+            else:  # the French 52, drawn by its deck's art (four-colour suits are its own)
+                french = self.faces.french
+                if code == "back":
+                    text = french.back()
+                elif code.startswith("back-"):
+                    text = french.back("full", design=code[5:])
+                elif code.startswith("full-"):
+                    text = french.face(code[5:], "full")
+                else:
+                    text = french.face(code, "compact")
             self.cache[code] = text.encode("utf-8")
         return self.cache[code]
 

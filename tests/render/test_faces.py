@@ -328,6 +328,13 @@ def test_the_french_faces_are_the_built_in_drawers_unchanged():
     assert fetcher.svg("back-b").decode() == french.card_back("b")
     four = Faces(four_colour=True)
     assert four.svg("QC", "full") == french.card_face("QC", style="full", four_colour=True)
+    # four-colour suits are the French deck's own: the books' fetcher draws them through it
+    for fetch in (CardFetcher(four_colour=True), CardFetcher(faces=four)):
+        assert fetch.svg("QC").decode() == french.card_face("QC", style="compact",
+                                                            four_colour=True)
+        assert fetch.svg("full-QC").decode() == french.card_face("QC", style="full",
+                                                                 four_colour=True)
+    assert fetch.svg("QC") != fetcher.svg("QC")
 
 
 # ---------------------------------------------------------------- the book and the site
