@@ -39,7 +39,7 @@ class StepRecord:
     """One replayed step, as the renderers draw it."""
 
     index: int
-    kind: str  # decision | chance | forced | refused
+    kind: str  # decision | chance | forced | refused | turn (a turn of parts)
     decisions: dict[str, Any]  # player -> decision value (engine values)
     events: list[Event]
     view: dict[str, Any]  # state after the step

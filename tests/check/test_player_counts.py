@@ -24,3 +24,13 @@ def test_an_example_for_more_players_than_the_game_is_refused(tmp_path: Path):
                     "players, but game.yaml says this game is for 2 (players:)"]
     (replay,) = [r for r in report.games[0].replays if r.example.id == "battle-four-players"]
     assert replay.status == "error" and not replay.steps
+
+
+def test_a_range_of_player_counts_is_said_as_a_range(tmp_path: Path):
+    content = copy_shipped_game(tmp_path, "battle")
+    edit_once(content / "battle" / "game.yaml", "  max: 4\n", "  max: 3\n")
+    report = run_check(content)
+    said = [d.message for d in report.diagnostics.errors
+            if d.path.endswith("10-four-players.yaml")]
+    assert said == ["example 'battle-four-players': a game of 4 players, but game.yaml says "
+                    "this game is for 2 to 3 (players:)"]

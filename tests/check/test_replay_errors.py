@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import copy_shipped_game, edit_once
+from helpers import FIXTURES, copy_shipped_game, edit_once
 
 from builder.check import run_check
 
@@ -259,3 +259,48 @@ def test_a_listed_rule_is_judged_by_the_rules_of_the_examples_options(tmp_path):
                          "war-short)")
     (replay,) = [r for r in report.games[0].replays if r.example.id == "war-lower-tie"]
     assert replay.status == "fail"
+
+
+def _eights(tmp_path: Path, monkeypatch) -> Path:
+    """Crazy Eights (tests/fixtures/eights, whose examples write turns of several parts) in
+    a fresh working folder."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(FIXTURES / "eights", tmp_path / "content" / "eights")
+    (tmp_path / "content" / "index.yaml").write_text("games: [eights]\n")
+    return tmp_path / "content" / "eights" / "examples"
+
+
+def test_a_turn_is_recorded_as_one_step_of_kind_turn_with_each_players_decisions(
+        tmp_path, monkeypatch):
+    _eights(tmp_path, monkeypatch)
+    report = run_check(Path("content"))
+    (replay,) = [r for r in report.games[0].replays if r.example.id == "eights-new-stock"]
+    first = replay.steps[0]
+    assert first.kind == "turn"
+    # Ada's two decisions in order, and the reshuffle's outcome between them
+    assert {who: [[str(x) for x in v] for v in values]
+            for who, values in first.decisions.items() if who != "chance"} == {
+        "p1": [["draw"], ["5D"]]}
+    assert [str(c) for c in first.decisions["chance"]] == ["5D", "3S", "AH"]
+    assert [e.kind for e in first.events] == ["empty", "reshuffle", "draw", "play"]
+    assert replay.steps[1].kind == "decision"
+
+
+def test_a_part_of_a_turn_after_the_game_ended_is_said_at_that_part(tmp_path, monkeypatch):
+    examples = _eights(tmp_path, monkeypatch)
+    engine = examples.parent / "engine.py"   # a reason naming its player as {p2}, as War's do
+    engine.write_text(engine.read_text().replace('Result(p, "played every card", "out")',
+                                                 'Result(p, "{" + p + "} played every card", "out")'))
+    path = examples / "05-out-on-an-eight.yaml"
+    text = path.read_text()
+    part = "{decide: {p2: draw}}"
+    path.write_text(text.replace("  - decide: {p2: 8D clubs}\n",
+                                 f"  - turn: [{{decide: {{p2: 8D clubs}}}}, {part}]\n"))
+    lines = path.read_text().splitlines()
+    line = next(i for i, ln in enumerate(lines, 1) if part in ln)
+    col = lines[line - 1].index(part) + 1                 # at the part
+    report = run_check(Path("content"))
+    (d,) = report.diagnostics.errors
+    assert (d.path, d.line, d.col) == ("content/eights/examples/05-out-on-an-eight.yaml", line, col)
+    assert d.message == ("example 'eights-out-on-an-eight', step 2, part 2 of the turn: the "
+                         "game is already over (p2 played every card)")
