@@ -461,8 +461,7 @@ class DeckReader(Reader):
                 ok = False
                 continue
             clean = {"code": code, "name": str(title) if title is not None else None,
-                     "count": count, **{k: (str(v) if isinstance(v, str) else v)
-                                        for k, v in row.items() if k not in RESERVED}}
+                     "count": count, **{k: v for k, v in row.items() if k not in RESERVED}}
             good.append((clean, at))
         if total > limits.MAX_DECK_CARDS:
             self.diags.error(Located(shown, 1), limits.over(f"deck '{name}'", total,

@@ -164,7 +164,6 @@ class GameReader(ProseReader):
                                list(names),
                                (lambda name: name in gamedef.art) if gamedef is not None else None,
                                art_params=gamedef.art_params.get if gamedef is not None else None)
-        kit_reader.deck = decks[0].deck if decks else None
         kit_reader.decks = {spec.name: spec.deck for spec in decks}
         kit = kit_reader.read(data)
 
@@ -275,9 +274,11 @@ class GameReader(ProseReader):
         for name, spec in opts.items():
             known = gamedef is None or name in gamedef.options
             if not known:
-                self.diags.error(opts.at(name), f"the {engine} engine has no option '{name}' "
+                self.diags.error(Located(opts.path, *opts.key_pos(name)),
+                                 f"the {engine} engine has no option '{name}' "
                                  f"(it has: {', '.join(gamedef.options) or 'none'})"
                                  + suggest(name, gamedef.options))
+                continue   # said; the engine never sees it (it would refuse the whole setup)
             if not isinstance(spec, dict):
                 if known and gamedef is not None:
                     msg = gamedef.options[name].check(spec)

@@ -318,9 +318,8 @@ class KitReader(Reader):
         card codes; returns the card codes in deck order."""
         from ..engine.core import CardError, full_deck, parse_cards
 
-        deck = getattr(self, "deck", None)   # a game's own deck (None: the French 52)
-        decks = list((getattr(self, "decks", None) or {}).values()) or (
-            [deck] if deck is not None else [])
+        # a game's own decks (none: the French 52)
+        decks = list((getattr(self, "decks", None) or {}).values())
         if value == "all":
             if decks:   # every card of the game's own decks (``deck:`` may choose one)
                 return [str(c) for d in decks for c in d.cards]

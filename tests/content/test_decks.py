@@ -259,6 +259,11 @@ def test_a_decks_face_template_is_the_file_it_names(colours):
     ("- {code: R6, number: 6}\n- B6\n", "cards.yaml:2:3: error: a card must be a mapping"),
     ("- {code: R6, number: 6}\n- {code: B6, number: [6]}\n",
      "cards.yaml:2:22: error: card 'B6': field 'number' must be text or a number"),
+    # a mutation sample (scripts/mutation.py content --seed 11): a code twice is not a deck
+    # of the first row
+    ("- {code: R6, number: 6}\n- {code: R6, number: 7}\n",
+     "cards.yaml:2:10: error: card code 'R6' is already used at "
+     "content/high-colours/cards.yaml:1:10"),
 ])
 def test_a_deck_with_a_wrong_card_is_not_made_so_nothing_follows_from_it(colours, cards, said):
     """A deck with a card that cannot be read is not made at all (not made of the other
@@ -278,3 +283,24 @@ def test_cover_cards_are_not_called_wrong_when_the_deck_could_not_be_read(colour
     assert first_errors(colours) == [
         "content/high-colours/cards.csv:3:1: error: a quote is left open on this line (a cell "
         "may not run over two lines)"]
+
+
+def test_a_quoted_cell_keeps_its_doubled_quotes_as_one(colours):
+    """RFC 4180: "" inside a quoted cell is one quote, and the cell goes on after it."""
+    cards = colours / "high-colours" / "cards.csv"
+    cards.write_text(cards.read_text().replace("R6,Red 6,", 'R6,"Red ""six"" card",'))
+    report = run_check(Path("content"))
+    assert [d.format() for d in report.diagnostics.errors] == []
+    assert report.games[0].game.gamedef.deck.card("R6").name() == 'Red "six" card'
+
+
+def test_a_wrong_code_is_located_at_its_own_column(colours):
+    """The code need not be the first column: a wrong code is said where it is written."""
+    cards = colours / "high-colours" / "cards.csv"
+    lines = cards.read_text().splitlines()
+    moved = [",".join([c[1], c[0], *c[2:]]) for c in (ln.split(",") for ln in lines)]
+    moved[6] = moved[6].replace(",R6,", ",R 6,")
+    cards.write_text("\n".join(moved) + "\n")
+    assert first_errors(colours)[0] == (
+        "content/high-colours/cards.csv:7:7: error: card code 'R 6' must be letters, digits, "
+        "'-', '_' or '+' (at most 16, starting with a letter or digit)")

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import FIXTURES
 
 from builder.check import run_check
 
@@ -104,6 +105,13 @@ def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int
      "a kit component must be a mapping with a kind, such as {kind: player-aid}"),
     ("kit:\n  - kind: score-track\n    from: -1\n    to: 199\n", (3, 9),
      "score-track: at most 200 spaces fit one sheet"),
+    # a mutation sample (scripts/mutation.py content --seed 11): a mat's size that is no
+    # list at all; a deck's deck: in a game of the French 52
+    ("kit:\n  - kind: mat\n    name: M\n    size: 5\n", (3, 11),
+     "mat.size must be [width, height] in millimetres, got 5"),
+    ("kit:\n  - kind: deck\n    deck: main\n", (2, 11),
+     "deck.deck names one of the game's own decks (decks: in game.yaml); this game plays the "
+     "French 52"),
 ])
 def test_a_bad_kit_is_a_located_error(tmp_path: Path, kit: str, where, message: str):
     got, first = errors_with_kit(tmp_path, "war", kit)
@@ -250,3 +258,42 @@ def test_a_deck_of_all_the_cards(tmp_path: Path):
     assert got == []
     deck = run_check(tmp_path / "content").content.games[0].kit[0]
     assert len(deck.params["cards"]) == 52 and deck.params["cards"][:2] == ["AC", "2C"]
+
+
+def test_a_deck_of_a_games_own_cards_has_no_back_of_its_own(tmp_path: Path):
+    """A game's own cards print with their deck's back: a kit deck's back: is the French
+    52's, and is refused at its line."""
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURES / "high-colours", content / "high-colours")
+    (content / "index.yaml").write_text("games: [high-colours]\n")
+    game = content / "high-colours" / "game.yaml"
+    text = game.read_text()
+    game.write_text(text + "kit:\n  - kind: deck\n    cards: all\n    back: b\n")
+    report = run_check(content)
+    got = [d.format().split("\n")[0].replace(str(content) + "/", "")
+           for d in report.diagnostics.errors]
+    assert got == [f"high-colours/game.yaml:{text.count(chr(10)) + 4}:11: error: deck.back "
+                   "chooses a back of the French 52; a game's own cards print with their "
+                   "deck's back (back: under decks: in game.yaml)"]
+    assert report.content.games[0].kit == []
+
+
+def test_a_sections_ref_is_its_rule_reference_not_a_part(tmp_path: Path):
+    got, _ = errors_with_kit(tmp_path, "war", "kit:\n  - kind: player-aid\n    sections:\n"
+                             "      - {title: X, ref: war, lines: all}\n")
+    assert got == []
+    (section,) = run_check(tmp_path / "content").content.games[0].kit[0].params["sections"]
+    assert (section.title, section.ref, section.parts) == ("X", "war", [("lines", (0, None))])
+
+
+def test_a_mat_copy_without_a_panel_takes_the_mats(tmp_path: Path):
+    """Each copy of a mat is its params, who, text, stem and panel; a copy that gives no
+    panel has none (None: the mat's own, or no panel)."""
+    got, _ = errors_with_kit(tmp_path, "war", "kit:\n  - kind: mat\n    name: M\n"
+                             "    size: [256, 96]\n    copies:\n      - {stem: left}\n"
+                             "      - {panel: [1, 2, 30, 40]}\n")
+    assert got == []
+    mat = run_check(tmp_path / "content").content.games[0].kit[0]
+    assert mat.params["copies"] == [
+        {"params": {}, "who": None, "text": None, "stem": "left", "panel": None},
+        {"params": {}, "who": None, "text": None, "stem": None, "panel": (1.0, 2.0, 30.0, 40.0)}]
