@@ -17,7 +17,7 @@ from builder.record import dump_example, flow
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["war", "peace", "winning-the-battle", "battle-lines", "deck-management", "battle",
-         "ultimate"]
+         "ultimate", "happy-families"]
 
 
 def warbook(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:

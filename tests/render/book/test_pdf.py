@@ -27,6 +27,8 @@ def norm(text: str) -> str:
     # the books print typographic quotes (issue 14): an apostrophe in content is a
     # right single quote in print, on either side of the comparison
     text = text.replace("'", "\u2019")
+    # and double quotes are curly in print: compared as straight ones
+    text = text.replace("\u201c", '"').replace("\u201d", '"')
     return " ".join(text.split())
 
 
