@@ -40,7 +40,7 @@ from .. import faults
 from ..cache import cache_dir
 from ..errors import WarbookError
 from ..model import Content, Game
-from .simulate import simulate
+from .simulate import book_report
 
 log = logging.getLogger("warbook.lab.figures")
 
@@ -100,10 +100,7 @@ def figures(game: Game, workers: int | None = None) -> dict | None:
     games, option_games, search_games = sizes()
     log.info(f"simulating {game.slug}: {games:,} games per line-up (the figures are cached "
              f"in {cache_dir()})")
-    report = simulate(game, games=games, option_games=option_games, seed=SEED,
-                      bots=["random", "heuristic", "search"], workers=workers,
-                      search_games=search_games, search_seats=False, strict=False,
-                      pairs="steps")
+    report = book_report(game, workers=workers)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -137,6 +134,14 @@ class BookFigures:
     def of(self, slug: str) -> dict | None:
         """The game's figures, or None (no engine, or not measured)."""
         return self.by_slug.get(slug)
+
+    #: the slugs whose figures are from an earlier version of the game (shown marked as
+    #: such by ``build --quick`` and ``serve`` while the lab measures them again)
+    stale: frozenset[str] = frozenset()
+
+    def is_stale(self, slug: str) -> bool:
+        """True when the game's figures were measured on an earlier version of it."""
+        return slug in self.stale
 
 
 def book_figures(report) -> BookFigures:

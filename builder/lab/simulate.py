@@ -213,3 +213,21 @@ def _minutes(m: float) -> str:
         return f"{n} minute{'s' if n != 1 else ''}"
     h = m / 60
     return f"{h:.1f} hours".replace(".0 ", " ")
+
+
+#: what the books' figures are played with (part of the figures' key: a change of policy
+#: measures every game again)
+BOOK_POLICY = "steps ladder; 2000 games a line-up as printed, 300 an option value, 60 with search"
+
+
+def book_report(game: Game, workers: int | None = None) -> dict:
+    """The figures every rulebook and game page prints: the ladder's steps for the game as
+    printed and for each option value, seed 0 (``warbook simulate`` with the same seed and
+    sizes gives the same figures). ``WARBOOK_LAB_GAMES=N`` caps every size at N."""
+    from .figures import SEED, sizes
+
+    games, option_games, search_games = sizes()
+    return simulate(game, games=games, option_games=option_games, seed=SEED,
+                    bots=["random", "heuristic", "search"], workers=workers,
+                    search_games=search_games, search_seats=False, strict=False,
+                    pairs="steps")
