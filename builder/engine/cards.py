@@ -68,6 +68,18 @@ class Card(CardBase):
     def __reduce__(self):
         return (Card, (self.rank, self.suit))
 
+    def __eq__(self, other: object) -> bool:
+        # interned: one object per card, so equal is identical. Said here rather than left
+        # to object's default, which a class with its own ordering reaches only slowly
+        # (``card in hand`` and ``hand.remove(card)`` compare a card a great deal)
+        if self is other:
+            return True
+        if type(other) is Card:
+            return False
+        return NotImplemented
+
+    __hash__ = CardBase.__hash__   # by identity, as before: the same order in a set
+
     def __lt__(self, other: "Card") -> bool:
         return self._key < other._key
 
@@ -121,7 +133,16 @@ def parse_cards(items: Iterable[Any]) -> list[Card]:
 
 
 def full_deck(suits: Sequence[str] = SUITS) -> list[Card]:
-    return [Card(r, s) for s in suits for r in RANKS]
+    """The cards of ``suits`` in order (a suit's ace to king, suit by suit): a new list
+    each time, of the same interned cards (made once, as a game deals several decks)."""
+    key = tuple(suits)
+    deck = _DECKS.get(key)
+    if deck is None:
+        deck = _DECKS[key] = tuple(Card(r, s) for s in key for r in RANKS)
+    return list(deck)
+
+
+_DECKS: dict[tuple[str, ...], tuple[Card, ...]] = {}
 
 
 def cards_str(cards: Iterable[Card]) -> str:

@@ -254,7 +254,12 @@ class OrderOf(Choice):
             raise DecisionFormatError(str(e)) from None
 
     def contains(self, value: Any) -> bool:
-        return isinstance(value, tuple) and Counter(value) == Counter(self.cards)
+        if not isinstance(value, tuple) or len(value) != len(self.cards):
+            return False
+        distinct = set(self.cards)
+        if len(distinct) == len(self.cards):  # no two alike: the same set is the same cards
+            return set(value) == distinct
+        return Counter(value) == Counter(self.cards)
 
     def sample(self, rng: random.Random) -> tuple[Card, ...]:
         out = list(self.cards)
@@ -614,8 +619,10 @@ class State:
     """Base class of every game's state. Subclasses implement ``pending``, ``_apply``,
     ``_apply_chance``, ``view``, ``table``, ``all_cards`` and set ``self.result``."""
 
-    #: whether :meth:`show` keeps a picture of the table for the step's diagram; a
-    #: simulation that needs no diagrams sets it False on its states (lean play)
+    #: whether the steps are recorded: :meth:`show` keeps a picture of the table for the
+    #: step's diagram, and the events and a node's ``what`` are read. The lab sets it False
+    #: on its states (lean play), and an engine may then leave its narration out, making
+    #: every change to the state all the same (docs/writing-an-engine.md, "Lean play")
     recording = True
     _node: "DecisionNode | ChanceNode | None" = None
 
@@ -689,8 +696,15 @@ class State:
         shown, self._shown = self._shown, None
         return shown if shown is not None else self.table()
 
-    def apply(self, decisions: dict[str, Any]) -> list[Event]:
-        node = self.node()
+    def apply(self, decisions: dict[str, Any], *, drawn: bool = False) -> list[Event]:
+        """Apply one joint decision, after checking it against the pending choices (a
+        decision they refuse raises :class:`IllegalDecision`, citing the rule).
+
+        ``drawn=True`` says that every decision was drawn by its own pending choice
+        (``node.choices[p].sample(rng)``, as :func:`random_bot` draws it): legal by the
+        choice's contract, which the conformance kit holds every choice to, so it is not
+        checked again (the lab's lean play between random bots)."""
+        node = self._node or self.node()
         if node is None:
             raise IllegalDecision("", "the game is over; no decision can be made")
         if node.kind != "decision":
@@ -698,26 +712,14 @@ class State:
                 getattr(node.choice, "rule", ""),
                 f"a chance event is pending ({node.what}); its outcome must be given, not a decision",
             )
-        missing = [p for p in node.choices if p not in decisions]
-        extra = [p for p in decisions if p not in node.choices]
-        if extra:
-            p = extra[0]
-            raise IllegalDecision(
-                next(iter(node.choices.values())).rule,
-                f"{p} has no decision to make now ({node.what}; deciding: {', '.join(node.choices)})",
-                p,
-            )
-        if missing:
-            p = missing[0]
-            raise IllegalDecision(
-                node.choices[p].rule,
-                f"{p} must decide now ({node.what}): {node.choices[p].describe()}",
-                p,
-            )
-        for p, value in decisions.items():
-            refused = node.choices[p].refusal(value)
-            if refused is not None:
-                raise IllegalDecision(refused[0], refused[1], p)
+        if not drawn:
+            choices = node.choices
+            if decisions.keys() != choices.keys():
+                _refuse_players(node, decisions)
+            for p, value in decisions.items():
+                refused = choices[p].refusal(value)
+                if refused is not None:
+                    raise IllegalDecision(refused[0], refused[1], p)
         self.steps += 1
         self._shown = self._node = None
         return self._apply(dict(decisions))
@@ -740,6 +742,27 @@ class State:
         if all(ch.is_forced() for ch in node.choices.values()):
             return {p: forced_value(ch) for p, ch in node.choices.items()}
         return None
+
+
+def _refuse_players(node: DecisionNode, decisions: dict[str, Any]) -> None:
+    """Refuse a joint decision that leaves out a player who must decide, or gives one a
+    decision who has none to make now."""
+    what = f"{node.what}; " if node.what else ""   # lean play may leave the words out
+    extra = [p for p in decisions if p not in node.choices]
+    if extra:
+        p = extra[0]
+        raise IllegalDecision(
+            next(iter(node.choices.values())).rule,
+            f"{p} has no decision to make now ({what}deciding: {', '.join(node.choices)})",
+            p,
+        )
+    p = next(p for p in node.choices if p not in decisions)
+    said = f" ({node.what})" if node.what else ""
+    raise IllegalDecision(
+        node.choices[p].rule,
+        f"{p} must decide now{said}: {node.choices[p].describe()}",
+        p,
+    )
 
 
 # --------------------------------------------------------------------------- games

@@ -100,17 +100,24 @@ VIEW_KEYS = {
 }
 
 
+#: every card's value, its rank for play and its points as a diamond alike: A = 1 ...
+#: K = 13 (ruling ace-low); a table, since the engine asks for it a great deal
+VALUE = {card: ACE_LOW[card.rank] for card in full_deck()}
+#: what a card scores in a winnings pile (or the pot): a diamond its value, others nothing
+POINTS = {card: VALUE[card] if card.suit == "D" else 0 for card in full_deck()}
+
+
 def value(card: Card) -> int:
     """Rank for play and diamond points alike: A = 1 ... K = 13 (ruling ace-low)."""
-    return ACE_LOW[card.rank]
+    return VALUE[card]
 
 
 def points(cards) -> int:
-    return sum(value(c) for c in cards if c.suit == "D")
+    return sum([POINTS[c] for c in cards])
 
 
 def by_rank(cards) -> list[Card]:
-    return sorted(cards, key=value)
+    return sorted(cards, key=VALUE.__getitem__)
 
 
 def other(p: str) -> str:
@@ -118,11 +125,11 @@ def other(p: str) -> str:
 
 
 class HandChoice(OneOf):
-    """One card of the player's hand. Explains a refusal: a card of the wrong suit, or one
-    that was already played."""
+    """One card of the player's hand, lowest first (the state keeps its hands so). Explains
+    a refusal: a card of the wrong suit, or one that was already played."""
 
     def __init__(self, cards, player: str):
-        super().__init__(by_rank(cards), rule="play")
+        OneOf.__init__(self, cards, "play")
         self.player = player
 
     def parse(self, raw: Any) -> Any:
@@ -155,7 +162,7 @@ class UltimateState(State):
                  pot: list[Card] | None = None, pot_played: list[Card] | None = None,
                  shuffle: bool = False):
         super().__init__(options)
-        self.hands = {p: by_rank(hands[p]) for p in PLAYERS}
+        self.hands = {p: by_rank(hands[p]) for p in PLAYERS}  # kept lowest first
         self.diamonds = list(diamonds)
         self.won = {p: list((won or {}).get(p, [])) for p in PLAYERS}
         self.pot = list(pot or [])  # diamonds, in the order turned up
@@ -166,28 +173,28 @@ class UltimateState(State):
         self.last_winner = "none"
         self.to_shuffle = shuffle
         if not shuffle:
-            self._start()
+            self._start([])
 
     # ----------------------------------------------------------------- flow
-    def _start(self) -> list[Event]:
+    def _start(self, ev: list[Event]) -> list[Event]:
         """Turn up the first diamond, or end the game if there is none."""
-        ev: list[Event] = []
         if self.diamonds:
-            ev.append(self._turn_up())
+            self._turn_up(ev)
         else:
             self._finish(ev)
         return ev
 
-    def _turn_up(self) -> Event:
+    def _turn_up(self, ev: list[Event]) -> None:
         d = self.diamonds.pop(0)
         self.pot.append(d)
         self.turned = d
-        pot_pts = points(self.pot)
-        text = f"{d} is turned up ({value(d)} point{'s' if value(d) != 1 else ''})"
-        if len(self.pot) > 1:
-            text += f"; the pot now holds {cards_str(self.pot)}, {_points_word(pot_pts)}"
-        return Event("turn-up", "turn-up", text + ".", None, (d,),
-                     {"points": value(d), "pot": pot_pts})
+        if self.recording:
+            pot_pts = points(self.pot)
+            text = f"{d} is turned up ({value(d)} point{'s' if value(d) != 1 else ''})"
+            if len(self.pot) > 1:
+                text += f"; the pot now holds {cards_str(self.pot)}, {_points_word(pot_pts)}"
+            ev.append(Event("turn-up", "turn-up", text + ".", None, (d,),
+                            {"points": value(d), "pot": pot_pts}))
 
     def pending(self) -> DecisionNode | ChanceNode | None:
         if self.result is not None:
@@ -195,83 +202,104 @@ class UltimateState(State):
         if self.to_shuffle:
             return ChanceNode(OrderOf(self.diamonds, rule="shuffle-written", what="diamonds"),
                               what="shuffle the diamonds face down as the prize pile")
+        return DecisionNode({p: HandChoice(self.hands[p], p) for p in PLAYERS},
+                            what=self._what() if self.recording else "")
+
+    def _what(self) -> str:
+        """The decision in words, for the check's messages."""
         d = self.turned
         pot = (f"the pot holds {cards_str(self.pot)}, {_points_word(points(self.pot))}"
                if len(self.pot) > 1 else _points_word(value(d)))
-        return DecisionNode(
-            {p: HandChoice(self.hands[p], p) for p in PLAYERS},
-            what=f"{d} is turned up ({pot}); both choose a card to play face down",
-        )
+        return f"{d} is turned up ({pot}); both choose a card to play face down"
 
     def _apply_chance(self, outcome: Any) -> list[Event]:
         self.diamonds = list(outcome)
         self.to_shuffle = False
-        ev = [Event("shuffle", "shuffle-written",
-                    "The diamonds are shuffled face down into the prize pile.", None, (),
-                    {"count": len(self.diamonds)})]
-        ev.extend(self._start())
-        return ev
+        ev = []
+        if self.recording:
+            ev.append(Event("shuffle", "shuffle-written",
+                            "The diamonds are shuffled face down into the prize pile.", None,
+                            (), {"count": len(self.diamonds)}))
+        return self._start(ev)
 
     def _apply(self, decisions: dict[str, Any]) -> list[Event]:
+        # the events are the narration: built only when recording (the lab's lean play
+        # reads none of them); every change of the state is made either way
+        say = self.recording
         ev: list[Event] = []
-        cards = {p: decisions[p] for p in PLAYERS}
         for p in PLAYERS:
-            self.hands[p].remove(cards[p])
-            self.on_table[p] = cards[p]
-            self.last_played[p] = cards[p]
-            ev.append(Event("play", "play", f"{{{p}}} lays a card face down.", p, (cards[p],)))
-        c1, c2 = cards["p1"], cards["p2"]
-        ev.append(Event("reveal", "simultaneous",
-                        f"Both cards are turned up together: {{p1}}'s {c1} against {{p2}}'s {c2}.",
-                        None, (c1, c2)))
-        self.show()  # the table at the reveal: both cards face up beside the pot
-        for p in PLAYERS:
-            self.on_table[p] = None
-        self.pot_played.extend([c1, c2])
-        pot_pts = points(self.pot)
-        if value(c1) == value(c2):
+            self.hands[p].remove(decisions[p])
+        c1, c2 = decisions["p1"], decisions["p2"]
+        self.last_played = {"p1": c1, "p2": c2}
+        if say:
+            self._reveal(c1, c2, ev)
+        self.pot_played += (c1, c2)
+        v1, v2 = VALUE[c1], VALUE[c2]
+        if v1 == v2:
             self.last_winner = "tie"
             if not self.diamonds:
-                ev.append(Event(
-                    "unclaimed", "last-tie",
-                    f"{c1} ties {c2} on the last diamond: nobody takes the pot "
-                    f"({cards_str(self.pot)}, {_points_word(pot_pts)}).", None, tuple(self.pot),
-                    {"points": pot_pts}))
+                if say:
+                    pot_pts = points(self.pot)
+                    ev.append(Event(
+                        "unclaimed", "last-tie",
+                        f"{c1} ties {c2} on the last diamond: nobody takes the pot "
+                        f"({cards_str(self.pot)}, {_points_word(pot_pts)}).", None,
+                        tuple(self.pot), {"points": pot_pts}))
                 self.turned = None
                 self._finish(ev)
                 return ev
-            ev.append(Event("tie", "tie",
-                            f"{c1} ties {c2}: the pot ({cards_str(self.pot)}, {_points_word(pot_pts)}) "
-                            f"and both cards stay for the next diamond.", None, (c1, c2),
-                            {"points": pot_pts}))
-            ev.append(self._turn_up())
+            if say:
+                pot_pts = points(self.pot)
+                ev.append(Event("tie", "tie",
+                                f"{c1} ties {c2}: the pot ({cards_str(self.pot)}, "
+                                f"{_points_word(pot_pts)}) and both cards stay for the next "
+                                f"diamond.", None, (c1, c2), {"points": pot_pts}))
+            self._turn_up(ev)
             return ev
-        winner = "p1" if value(c1) > value(c2) else "p2"
-        loser = other(winner)
-        carried = len(self.pot) > 1
-        if carried:
-            rule = "tie-won"
-        elif "A" in (c1.rank, c2.rank):
-            rule = "ace-low"
-        else:
-            rule = "higher-takes"
+        winner = "p1" if v1 > v2 else "p2"
         packet = self.pot + self.pot_played
+        if say:
+            ev.append(self._take(winner, decisions, packet))
         self.won[winner] = packet + self.won[winner]
-        text = (f"{{{winner}}}'s {cards[winner]} beats {cards[loser]}: {{{winner}}} takes "
-                f"{cards_str(self.pot)} ({pot_pts} point{'s' if pot_pts != 1 else ''})")
-        if carried:
-            text += f", the whole pot, with all {len(self.pot_played)} cards played for it"
-        ev.append(Event("take", rule, text + ".", winner, tuple(packet),
-                        {"points": pot_pts, "diamonds": len(self.pot), "count": len(packet)}))
         self.last_winner = winner
         self.pot = []
         self.pot_played = []
         if self.diamonds:
-            ev.append(self._turn_up())
+            self._turn_up(ev)
         else:
             self.turned = None
             self._finish(ev)
         return ev
+
+    def _reveal(self, c1: Card, c2: Card, ev: list[Event]) -> None:
+        """The two cards laid face down and turned up together: their events, and the
+        table at the reveal (both cards face up beside the pot) for the step's diagram."""
+        self.on_table = {"p1": c1, "p2": c2}
+        for p, card in self.on_table.items():
+            ev.append(Event("play", "play", f"{{{p}}} lays a card face down.", p, (card,)))
+        ev.append(Event("reveal", "simultaneous",
+                        f"Both cards are turned up together: {{p1}}'s {c1} against "
+                        f"{{p2}}'s {c2}.", None, (c1, c2)))
+        self.show()
+        self.on_table = {p: None for p in PLAYERS}
+
+    def _take(self, winner: str, cards: dict[str, Card], packet: list[Card]) -> Event:
+        """The event of ``winner`` taking the pot (before it is taken)."""
+        loser = other(winner)
+        carried = len(self.pot) > 1
+        if carried:
+            rule = "tie-won"
+        elif "A" in (cards["p1"].rank, cards["p2"].rank):
+            rule = "ace-low"
+        else:
+            rule = "higher-takes"
+        pot_pts = points(self.pot)
+        text = (f"{{{winner}}}'s {cards[winner]} beats {cards[loser]}: {{{winner}}} takes "
+                f"{cards_str(self.pot)} ({pot_pts} point{'s' if pot_pts != 1 else ''})")
+        if carried:
+            text += f", the whole pot, with all {len(self.pot_played)} cards played for it"
+        return Event("take", rule, text + ".", winner, tuple(packet),
+                     {"points": pot_pts, "diamonds": len(self.pot), "count": len(packet)})
 
     def _finish(self, ev: list[Event]) -> None:
         s1, s2 = self.score("p1"), self.score("p2")
@@ -283,8 +311,9 @@ class UltimateState(State):
             hi, lo = max(s1, s2), min(s1, s2)
             self.result = Result(w, f"{{{w}}} has {hi} points to {lo}", "scoring")
             text = f"{{{w}}} wins with {hi} points to {lo}."
-        ev.append(Event("game-over", self.result.rule, text, self.result.winner, (),
-                        {"winner": self.result.label, "p1": s1, "p2": s2}))
+        if self.recording:
+            ev.append(Event("game-over", self.result.rule, text, self.result.winner, (),
+                            {"winner": self.result.label, "p1": s1, "p2": s2}))
 
     # ----------------------------------------------------------------- views
     def score(self, p: str) -> int:
@@ -453,8 +482,8 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     Against the random bot it wins about seven games in ten.
     """
     st: UltimateState = state  # type: ignore[assignment]
-    hand = by_rank(st.hands[player])
-    opp = by_rank(st.hands[other(player)])
+    hand = st.hands[player]  # the state keeps hands lowest first
+    opp = st.hands[other(player)]
     if len(hand) == 1:
         return hand[0]
     pot = points(st.pot)

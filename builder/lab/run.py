@@ -7,9 +7,12 @@ in every process), so a game's outcome depends on its index alone. The games are
 chunks, the chunks played in worker processes (forked, so a designer's own engine file
 needs no re-import), and the records put back in index order.
 
-Play is lean: states are made with ``recording = False`` (no table pictures), and the
-pending node is worked out once per step (``State.node``). Events are still built: the
-engine stays the reference engine, step for step.
+Play is lean: states are made with ``recording = False`` (no table pictures; an engine may
+leave out its narration too, docs/writing-an-engine.md, "Lean play"), the pending node is
+worked out once per step (``State.node``), and between random bots each decision is drawn
+from its own choice and applied without being checked again (``State.apply(drawn=True)``;
+a heuristic's decisions are always checked). The engine's rules run in full: it stays the
+reference engine, step for step (tests/engine/test_lean_speed_equivalence.py).
 """
 
 from __future__ import annotations
@@ -66,6 +69,9 @@ def play_one(gamedef: GameDef, options: dict[str, Any], seed: str,
         state.recording = False
         players = state.players
         by_player = dict(zip(players, bots))
+        # between random bots every decision is a draw from its own choice, made here
+        # without the bot's call and not checked again (State.apply's ``drawn``)
+        drawn = all(bot is random_bot for bot in bots)
         bound = gamedef.max_steps(options)
         decisions = 0
         while state.result is None:
@@ -76,9 +82,12 @@ def play_one(gamedef: GameDef, options: dict[str, Any], seed: str,
             if node.kind == "chance":
                 state.apply_chance(node.choice.sample(rng))
             else:
-                chosen = {p: by_player[p](state, p, rng) for p in node.choices}
+                if drawn:
+                    chosen = {p: choice.sample(rng) for p, choice in node.choices.items()}
+                else:
+                    chosen = {p: by_player[p](state, p, rng) for p in node.choices}
                 try:
-                    state.apply(chosen)
+                    state.apply(chosen, drawn=drawn)
                 except IllegalDecision as e:
                     raise _illegal(gamedef, state, by_player, chosen, e,
                                    _doing(gamedef, seed, steps)) from None
@@ -143,15 +152,18 @@ def _play_games(task: tuple[int, int, int]) -> list[Record]:
     job, start, stop = task
     gamedef, options, seed, lineup = _WORK["jobs"][job]
     cache: dict[str, Callable] = _WORK.setdefault("bots", {})
+    seated: dict[tuple[str, ...], list[Callable]] = {}   # the bots of each seating
     out = []
     for i in range(start, stop):
         names = lineup.seat_bots(i)
-        bots = []
-        for name in names:
-            key = f"{id(gamedef)}:{name}"
-            if key not in cache:
-                cache[key] = make_bot(name, gamedef)
-            bots.append(cache[key])
+        bots = seated.get(names)
+        if bots is None:
+            bots = seated[names] = []
+            for name in names:
+                key = f"{id(gamedef)}:{name}"
+                if key not in cache:
+                    cache[key] = make_bot(name, gamedef)
+                bots.append(cache[key])
         out.append(play_one(gamedef, options, f"{seed}:{lineup.label}:{i}", bots))
     return out
 
