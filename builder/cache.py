@@ -1,7 +1,16 @@
-"""Where warbook keeps what it can work out again: the lab's figures and the conformance
-kit's verdicts, each in a file named by a hash of everything it depends on (so a stale
-file is never read, only left behind). ``$WARBOOK_CACHE`` names the folder; by default
-``$XDG_CACHE_HOME/warbook/figures`` (``~/.cache/warbook/figures``)."""
+"""Where warbook keeps what it can work out again.
+
+``$WARBOOK_CACHE`` names a folder (the tests and CI set it): the lab's figures are written
+there instead of beside each game's content (:mod:`builder.lab.figures`), and the
+conformance kit's verdicts (:mod:`builder.check`) are kept there, each in a file named by a
+hash of everything it depends on (so a stale file is never read, only left behind).
+
+Without it nothing is written outside the content and output folders: the figures go
+beside each game's content, and the kit's verdicts into the output folder's
+``.cache/kit/`` (:func:`keep_in`, which the command line calls with ``--out``), and only
+when that folder already exists (a check never makes an output folder); with no output
+folder the kit simply runs again next time.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +18,28 @@ import os
 from pathlib import Path
 
 
-def cache_dir() -> Path:
+def env_cache() -> Path | None:
+    """The folder ``$WARBOOK_CACHE`` names, or None when it is unset or empty."""
     env = os.environ.get("WARBOOK_CACHE")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "warbook" / "figures"
+    return Path(env) if env else None
+
+
+_kept_in: Path | None = None
+
+
+def keep_in(output: Path | str) -> None:
+    """Keep the kit's verdicts in ``output/.cache/kit`` (where the output folder exists)."""
+    global _kept_in
+    _kept_in = Path(output) / ".cache" / "kit"
+
+
+def cache_dir() -> Path | None:
+    """The conformance kit's verdicts' folder: ``$WARBOOK_CACHE``, else the output
+    folder's ``.cache/kit`` if :func:`keep_in` named an output folder that exists, else
+    None (nothing kept)."""
+    env = env_cache()
+    if env is not None:
+        return env
+    if _kept_in is not None and _kept_in.parent.parent.is_dir():
+        return _kept_in
+    return None

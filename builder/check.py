@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from .checkcache import counts, example_count, report_json
 from .diagnostics import Diagnostics, Located, suggest, yaml_value
 from .engine.core import (
     CardBase,
@@ -93,40 +94,15 @@ class Report:
 
     @property
     def example_count(self) -> int:
-        return sum(len(game_report.replays) for game_report in self.games)
+        return example_count(self)
 
     def counts(self) -> dict[str, int]:
-        out = {"pass": 0, "fail": 0, "error": 0}
-        for game_report in self.games:
-            for replay in game_report.replays:
-                out[replay.status] += 1
-        return out
+        return counts(self)
 
     def to_json(self) -> dict[str, Any]:
-        counts = self.counts()
-        return {
-            "ok": self.ok,
-            "summary": {"games": len(self.games), "examples": self.example_count,
-                        "passed": counts["pass"], "failed": counts["fail"] + counts["error"],
-                        "errors": len(self.diagnostics.errors),
-                        "warnings": len(self.diagnostics) - len(self.diagnostics.errors)},
-            "games": [
-                {
-                    "slug": game_report.game.slug, "title": game_report.game.title,
-                    "examples": [
-                        {"id": replay.example.id, "title": replay.example.title,
-                         "file": replay.example.where.path, "line": replay.example.where.line,
-                         "status": replay.status, "steps": replay.step_count,
-                         "result": replay.result, "rules": sorted(replay.rules_cited)}
-                        for replay in game_report.replays
-                    ],
-                    "rules": {rid: ex for rid, ex in game_report.coverage.items()},
-                    "uncovered": game_report.uncovered,
-                }
-                for game_report in self.games
-            ],
-            "diagnostics": [d.to_json() for d in self.diagnostics],
-        }
+        """``warbook check --json`` (:func:`builder.checkcache.report_json`: the same for
+        a report made from the check's cache)."""
+        return report_json(self)
 
 
 def show_value(v: Any) -> str:
@@ -619,31 +595,36 @@ def card_supply(gamedef: GameDef, options: dict[str, Any]):
 
 # --------------------------------------------------------------------------- run
 def check_content(content: Content, diags: Diagnostics) -> Report:
-    reports = []
-    for game in content.games:
-        gamedef = game.gamedef
-        game_report = GameReport(game=game)
-        reports.append(game_report)
-        if gamedef is None:
-            continue
-        replayer = Replayer(game, gamedef, diags)
-        for ex in game.examples:
-            game_report.replays.append(replayer.replay(ex))
-            if "draft" in ex.written:
-                diags.error(ex.positions.at("draft"), f"example '{ex.id}' is an unreviewed draft "
-                            f"(written by warbook record): a recorded example proves nothing "
-                            f"until a person has read every step against the rules; then "
-                            f"delete its 'draft:' line")
-        index = game.rule_index()
-        coverage: dict[str, list[str]] = {rid: [] for rid in index}
-        for replay in game_report.replays:
-            for rid in sorted(replay.rules_cited):
-                coverage.setdefault(rid, []).append(replay.example.id)
-        game_report.coverage = coverage
-        cited = gamedef.cited_rules(game.option_defaults())
-        game_report.uncovered = sorted(rid for rid in cited if not coverage.get(rid))
-        check_engine(game, gamedef, diags)
-    return Report(content=content, games=reports, diagnostics=diags)
+    return Report(content=content, games=[check_game(game, diags) for game in content.games],
+                  diagnostics=diags)
+
+
+def check_game(game: Game, diags: Diagnostics) -> GameReport:
+    """One game: every example replayed, the rules' coverage, the engine's contract. Its
+    problems are added to ``diags``; it depends on nothing but the game (the check's cache,
+    :mod:`builder.checkcache`, keeps each game's verdict apart)."""
+    gamedef = game.gamedef
+    game_report = GameReport(game=game)
+    if gamedef is None:
+        return game_report
+    replayer = Replayer(game, gamedef, diags)
+    for ex in game.examples:
+        game_report.replays.append(replayer.replay(ex))
+        if "draft" in ex.written:
+            diags.error(ex.positions.at("draft"), f"example '{ex.id}' is an unreviewed draft "
+                        f"(written by warbook record): a recorded example proves nothing "
+                        f"until a person has read every step against the rules; then "
+                        f"delete its 'draft:' line")
+    index = game.rule_index()
+    coverage: dict[str, list[str]] = {rid: [] for rid in index}
+    for replay in game_report.replays:
+        for rid in sorted(replay.rules_cited):
+            coverage.setdefault(rid, []).append(replay.example.id)
+    game_report.coverage = coverage
+    cited = gamedef.cited_rules(game.option_defaults())
+    game_report.uncovered = sorted(rid for rid in cited if not coverage.get(rid))
+    check_engine(game, gamedef, diags)
+    return game_report
 
 
 def check_engine(game: Game, gamedef: GameDef, diags: Diagnostics) -> None:
@@ -656,9 +637,10 @@ def check_engine(game: Game, gamedef: GameDef, diags: Diagnostics) -> None:
 
     # the settings the engine takes (an unknown one is the reader's to say, at its line)
     printed = {k: v for k, v in game.option_defaults().items() if k in gamedef.options}
-    mark = cache_dir() / (f"conformance-{game.slug}-"
-                          f"{verdict_key(gamedef, DEFAULT_GAMES, printed)}.held")
-    if mark.exists():
+    folder = cache_dir()
+    mark = None if folder is None else folder / (
+        f"conformance-{game.slug}-{verdict_key(gamedef, DEFAULT_GAMES, printed)}.held")
+    if mark is not None and mark.exists():
         return
     try:
         gamedef.resolve(printed)
@@ -671,7 +653,7 @@ def check_engine(game: Game, gamedef: GameDef, diags: Diagnostics) -> None:
                     + (f" in {function}()" if function else ""),
                     detail=f"in {b.doing()}; see docs/writing-an-engine.md, \"The "
                            f"conformance kit\"")
-    if not breaches:
+    if not breaches and mark is not None:
         try:
             mark.parent.mkdir(parents=True, exist_ok=True)
             mark.write_text("held\n")

@@ -171,11 +171,29 @@ def make_settings(args):
 
 # --------------------------------------------------------------------------- commands
 def cmd_check(args) -> int:
-    from .check import run_check
+    """``warbook check``: from the check's cache in the output folder where its entries
+    hold (:mod:`.checkcache`: the same lines, the same exit status), else checked now;
+    ``--no-cache`` and ``--balance`` check everything now and keep nothing."""
+    from .checkcache import cached_check, game_folders
 
-    log.debug(f"checking {Path(args.content).resolve()}")
-    report = only_game(run_check(Path(args.content)), args.game)
-    check_faces(report)
+    content = Path(args.content)
+    log.debug(f"checking {content.resolve()}")
+    if args.balance or args.no_cache or not Path(args.out).is_dir() \
+            or not game_folders(content):  # nowhere to keep it, or nothing worth keeping
+        from .check import run_check
+
+        report = only_game(run_check(content), args.game)
+        for gr in report.games:
+            figures_note(gr.game, report.diagnostics, args.out)
+        check_faces(report)
+    else:
+        done = cached_check(content, Path(args.out), check_stages(args.out),
+                            faces_for=args.game)
+        log.debug(f"check cache in {Path(args.out).joinpath('.cache', 'check')}: "
+                  + (f"checked {', '.join(done.checked)} now" if done.checked
+                     else "every game's verdict reused") + f" ({done.kept})")
+        report = only_game(done.report, args.game)
+        report.diagnostics.extend(done.faces_of(report.games))
     if args.balance and report.ok:
         return check_balance(report, args)
     if args.json:
@@ -193,6 +211,53 @@ def check_faces(report) -> None:
     from .render.faces import check_faces as draw_every_face
 
     draw_every_face(report)
+
+
+def figures_note(game, diags, out) -> None:
+    """A warning where the game's balance figures file is out of date or cannot be trusted
+    (a plain ``build`` measures them again; ``build --quick`` prints them marked). A game
+    never built has none yet, which is not worth a warning."""
+    from .diagnostics import Located
+    from .faults import shown
+    from .lab.figures import FILE, check_note
+
+    path = Path(game.dir) / FILE
+    note = check_note(game, out) if game.gamedef is not None and path.exists() else None
+    if note:
+        diags.warning(Located(shown(str(path)), 1), note)
+
+
+def check_stages(out=None):
+    """The check's stages for its cache (:class:`.checkcache.Stages`), each imported only
+    when a game must be checked now: a check answered from the cache loads no engine,
+    YAML parser or template. A game's figures note is a warning, so a game whose figures
+    are stale is never answered from the cache."""
+    from types import SimpleNamespace
+
+    from .checkcache import Stages
+    from .render.fonts import FONT_DIRS
+
+    def load(root):
+        from .content import load_content
+
+        return load_content(root)
+
+    def check_game(game, diags):
+        from .check import check_game as replay_game
+
+        checked = replay_game(game, diags)
+        figures_note(game, diags, out)
+        return checked
+
+    def faces(content, game):
+        if not getattr(game, "decks", None):  # the French 52: nothing to draw
+            return []
+        from .render.faces import check_faces as draw_every_face
+
+        return draw_every_face(SimpleNamespace(content=content, diagnostics=[],
+                                               games=[SimpleNamespace(game=game)]))
+
+    return Stages(load=load, check_game=check_game, faces=faces, extra=tuple(FONT_DIRS))
 
 
 def check_balance(report, args) -> int:
@@ -234,13 +299,25 @@ def cmd_simulate(args) -> int:
     slugs = [g.slug for g in content.games]
     if args.game not in slugs:
         raise no_such_game(args.game, slugs)
-    if args.games < 1 or (args.workers is not None and args.workers < 1) or \
+    if (args.games is not None and args.games < 1) or (args.workers is not None and args.workers < 1) or \
             (args.search_games is not None and args.search_games < 1):
         raise CommandError("--games, --search-games and --workers must be at least 1")
+    if args.precision is not None and not 0 < args.precision <= 100:
+        raise CommandError("--precision is an interval's width in points, more than 0 and at "
+                           "most 100")
+    precision = args.precision / 100 if args.precision is not None else None
     bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else None
-    report = simulate(content.game(args.game), games=args.games, bots=bots,
-                      seed=args.seed, workers=args.workers,
-                      per_option=not args.no_options, search_games=args.search_games)
+    game = content.game(args.game)
+    if args.games is None and bots is None and args.search_games is None:
+        # the books' figures, as every rulebook and game page prints them
+        from .lab.simulate import PRECISION, book_report
+        report = book_report(game, workers=args.workers, seed=args.seed,
+                             per_option=not args.no_options, precision=precision or PRECISION)
+    else:
+        report = simulate(game, games=args.games or 2000, bots=bots,
+                          seed=args.seed, workers=args.workers,
+                          per_option=not args.no_options, search_games=args.search_games,
+                          precision=precision)
     print(to_json(report) if args.json else report_text(report))
     return 0
 
@@ -260,7 +337,7 @@ def build_locked(settings, args) -> int:
     from .build import build, up_to_date
 
     if args.game is None and not args.clean and settings.print_shop is None:
-        n = up_to_date(settings)
+        n = up_to_date(settings, quick=args.quick)
         if n is not None:
             log.info(f"nothing changed since the last build: reused all {n} files in "
                      f"{args.out} (the same inputs passed the check then; --clean rebuilds "
@@ -275,7 +352,7 @@ def build_locked(settings, args) -> int:
         log.error("build stopped: the check failed; nothing was written")
         return 1
     args.epilogue = BUILD_STOPPED
-    return build(report, settings, game=args.game, reuse=not args.clean)
+    return build(report, settings, game=args.game, reuse=not args.clean, quick=args.quick)
 
 
 def cmd_serve(args) -> int:
@@ -406,14 +483,23 @@ def parser() -> argparse.ArgumentParser:
                    help="with --balance: games per line-up (default: balance.games, else 2000)")
     check.add_argument("--workers", type=int, default=None, metavar="N",
                    help="worker processes for simulation (default: every core)")
+    check.add_argument("--out", default=str(find_default(DEFAULT_OUT)), metavar="DIR",
+                   help="the output folder, where the check keeps its cache in .cache/check "
+                        "(default: ./output; nothing is kept if the folder does not exist)")
+    check.add_argument("--no-cache", action="store_true",
+                   help="check everything again, without reading or writing the cache")
     check.set_defaults(func=cmd_check)
 
     simulate = sub.add_parser("simulate", parents=[every, content],
                        help="play seeded games and report length, draws, cap hits, seat edge "
                             "and skill edge with 95%% intervals")
     simulate.add_argument("game", metavar="GAME", help="the game's slug")
-    simulate.add_argument("--games", type=int, default=2000, metavar="N",
-                   help="games per line-up (default 2000)")
+    simulate.add_argument("--games", type=int, default=None, metavar="N",
+                   help="games per line-up, every pair of bots (default: the books' figures: "
+                        "each line-up until its rates are precise, see --precision)")
+    simulate.add_argument("--precision", type=float, default=None, metavar="P",
+                   help="play each line-up until every rate's 95%% interval is at most P "
+                        "points wide (default 5 for the books' figures), --games at most")
     simulate.add_argument("--bots", default=None, metavar="A,B",
                    help="the bots to play: random, heuristic, search (default: random and "
                         "heuristic where the game has decisions)")
@@ -434,6 +520,9 @@ def parser() -> argparse.ArgumentParser:
                    help="build one game only (its rulebook, components and site page)")
     build.add_argument("--clean", action="store_true",
                    help="render everything again instead of reusing unchanged outputs")
+    build.add_argument("--quick", action="store_true",
+                   help="play no balance games: a game whose figures are out of date prints "
+                        "its previous ones, marked (a plain build measures them again)")
     build.set_defaults(func=cmd_build)
 
     serve = sub.add_parser("serve", parents=[every, content, output],
@@ -518,6 +607,10 @@ def run(args) -> int:
 
     log.debug(f"warbook {__version__}: {args.command}")
     machine.track_writes()  # so that a full disk names the file being written
+    if getattr(args, "out", None):
+        from . import cache
+
+        cache.keep_in(args.out)  # the conformance kit's verdicts, beside the output
     try:
         return args.func(args)
     except KeyboardInterrupt:

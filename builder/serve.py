@@ -294,9 +294,15 @@ def watched(content: Path) -> list[Path]:
 
 
 def ignore(change: Any, path: str) -> bool:
-    """Changes that cannot matter: hidden files (editors' swap files), backups, caches."""
+    """Changes that cannot matter: hidden files (editors' swap files), backups, caches, and
+    the balance figures' files (``serve`` writes them itself, and rebuilds after)."""
     name = os.path.basename(path)
-    return name.startswith(".") or name.endswith("~") or "__pycache__" in path
+    return (name.startswith(".") or name.endswith("~") or "__pycache__" in path
+            or name == "figures.json")
+
+
+#: how often (ms) the watch pauses to see whether the background measurement is done
+POLL_MS = 300
 
 
 def remember_yaml() -> None:
@@ -396,10 +402,15 @@ def settings_now(settings, report, paper_from_book: bool):
 
 
 def rebuild(settings, shown: Callable[[str | None], None],
-            paper_from_book: bool = True) -> str | None:
+            paper_from_book: bool = True,
+            site_built: Callable[[Any], None] | None = None) -> str | None:
     """Check, then build the website alone and call ``shown`` (the page can reload), then
-    build the rest (the PDFs and sheets the change touches). Returns None, or what went
-    wrong, as the terminal shows it (``shown`` is called with it too)."""
+    build the rest (the PDFs and sheets the change touches). Both are quick builds: a game
+    whose balance figures are out of date prints its previous ones, marked (``serve``
+    measures them in the background: :class:`Measuring`). Returns None, or what went
+    wrong, as the terminal shows it (``shown`` is called with it too). ``site_built`` is
+    called with the check's report once the website is built (``serve`` starts measuring
+    the figures then, beside the rest of the build)."""
     from .build import build
     from .check import run_check
     from .incremental import Manifest
@@ -419,7 +430,7 @@ def rebuild(settings, shown: Callable[[str | None], None],
     for site_only, levels, only in ((True, SITE_PASS, None), (False, REST_PASS, BuildSummary())):
         try:
             with quieter(levels, only):
-                build(report, settings, site_only=site_only)
+                build(report, settings, site_only=site_only, quick=True)
         except WarbookError as e:
             from .diagnostics import Diagnostic
 
@@ -432,10 +443,158 @@ def rebuild(settings, shown: Callable[[str | None], None],
             log.info(f"  site rebuilt in {time.perf_counter() - t0:.2f} s; reloading the page")
             shown(None)
             first_key = site_key
+            if site_built is not None:
+                site_built(report)
         elif site_key != first_key:  # the pages now link PDFs that were not there before
             shown(None)
     log.info(f"built in {time.perf_counter() - t0:.1f} s")
     return None
+
+
+#: the content files a game's figures depend on (see ``builder.lab.figures.key``): a save
+#: of one of them stops a measurement under way (it is started again on the new version)
+def touches_figures(rel: str) -> bool:
+    """Whether a change to ``rel`` (a path inside the content folder) can change a game's
+    figures: its game.yaml, engine.py or card files; not its rules, glossary, examples,
+    pictures or templates, nor a figures file."""
+    parts = Path(rel).parts
+    name = parts[-1] if parts else ""
+    if name in ("figures.json", "glossary.yaml", "index.yaml") or "examples" in parts \
+            or (parts and parts[0] == "templates"):
+        return False
+    return name == "game.yaml" or Path(name).suffix in (".py", ".csv", ".yaml", ".yml")
+
+
+class Measuring:
+    """The balance figures a quick rebuild found out of date, measured in a forked child
+    process (its own process group: the lab's workers go with it) while ``serve`` goes on
+    watching. When the child is done, its figures are kept (:func:`~.lab.figures.place`)
+    and :meth:`poll` says so: the caller rebuilds, and the page reloads with them.
+
+    A save that touches a game's figures (:func:`touches_figures`) stops the child at once
+    (:meth:`cancel`; nothing it measured is kept); the rebuild that follows measures the
+    new version. Figures are kept under the key computed when measuring started, so a
+    measurement of an earlier version could never pass for a current one anyway."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        self.child: Any = None
+        self.conn: Any = None
+        self.plan: tuple = ()
+        self.games: dict[str, Any] = {}
+        #: a plan the lab failed on: not tried again until something changes
+        self.failed: tuple = ()
+        self.started = 0.0
+
+    @property
+    def busy(self) -> bool:
+        return self.child is not None
+
+    def follow(self, report) -> None:
+        """Measure whatever ``report``'s games lack (nothing if all is current, or if that
+        very plan is being measured or failed)."""
+        from .lab import figures
+
+        todo = figures.due([gr.game for gr in report.games], self.out)
+        plan = tuple((g.slug, k) for g, k in todo)
+        if self.child is not None and plan == self.plan:
+            return
+        self.cancel()
+        if not plan or plan == self.failed:
+            return
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        receive, send = ctx.Pipe(duplex=False)
+        self.child = ctx.Process(target=_measure_child, args=(todo, send, os.getpid()),
+                                 name="warbook serve: figures")
+        self.child.start()
+        send.close()
+        self.conn, self.plan, self.started = receive, plan, time.perf_counter()
+        self.games = {g.slug: g for g, _ in todo}
+        log.info(f"  measuring the balance figures of {', '.join(s for s, _ in plan)} in the "
+                 f"background (the page shows the previous ones, marked, until then)")
+
+    def poll(self) -> str | None:
+        """``"done"`` when the child has measured everything and its figures are kept,
+        ``"failed: <message>"`` when the lab could not play a game, else None."""
+        from .lab import figures
+
+        if self.child is None:
+            return None
+        outcome = None
+        try:
+            while outcome is None and self.conn.poll():
+                message = self.conn.recv()
+                if message[0] == "measured":
+                    figures.place(self.games[message[1]], message[2])
+                elif message[0] == "done":
+                    outcome = "done"
+                elif message[0] == "failed":
+                    outcome = f"failed: {message[1]}"
+        except (EOFError, OSError):
+            outcome = "failed: error: the balance lab's process ended without its figures"
+        if outcome is None:
+            return None
+        if outcome != "done":
+            self.failed = self.plan
+        else:
+            log.info(f"  measured the balance figures of {', '.join(s for s, _ in self.plan)} "
+                     f"in {time.perf_counter() - self.started:.1f} s; rebuilding")
+        self.cancel()
+        return outcome
+
+    def cancel(self) -> None:
+        """Stop the child and its workers (nothing it has not sent is kept)."""
+        child, self.child, self.plan = self.child, None, ()
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+        if child is None:
+            return
+        if child.is_alive():
+            with contextlib.suppress(OSError):
+                os.kill(child.pid, signal.SIGTERM)  # the lab stops its workers
+            child.join(timeout=3)
+        with contextlib.suppress(OSError):
+            os.killpg(child.pid, signal.SIGKILL)  # whatever is left of its process group
+        child.join(timeout=3)
+
+
+def _measure_child(todo, send, parent: int) -> None:
+    """The measuring child: its own process group (a SIGTERM from ``serve`` stops the lab,
+    which stops its workers), each game's figures sent as they are measured, then
+    ``("done",)``; ``("failed", message)`` when the lab cannot play a game."""
+    try:  # a SIGTERM (serve's handler, inherited, or ours) at any moment: exit quietly
+        from . import children, lock
+        from .lab import figures
+
+        children.die_with_parent(parent)
+        lock.close_inherited()
+        os.setpgid(0, 0)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+        def stop(signum, frame):
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, stop)
+        logging.getLogger("warbook.lab").setLevel(logging.WARNING)
+        for game, k in todo:
+            send.send(("measured", game.slug, figures.measure(game, k=k)))
+        send.send(("done",))
+    except KeyboardInterrupt:
+        os._exit(130)
+    except WarbookError as e:
+        text = str(e) if getattr(e, "located", False) else f"error: {e}"
+        with contextlib.suppress(OSError):
+            send.send(("failed", text))
+        os._exit(1)
+    except Exception as e:  # noqa: BLE001 - said on the page and in the terminal, never a traceback
+        with contextlib.suppress(OSError):
+            send.send(("failed", f"error: the balance lab failed: {type(e).__name__}: {e} "
+                                 f"(a bug in warbook; WARBOOK_DEBUG=1 shows the traceback)"))
+        os._exit(1)
+    os._exit(0)
 
 
 def serve(settings, port: int = 8000, paper_from_book: bool = True,
@@ -487,25 +646,45 @@ def serve_locked(settings, port: int = 8000, paper_from_book: bool = True,
     def shown(error: str | None) -> None:
         outbox.send(("built", error))
 
+    measuring = Measuring(out)
+
+    def build_and_measure() -> None:
+        report_outcome(rebuild(settings, shown, paper_from_book, measuring.follow))
+
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
         log.info(f"building {content} into {out}")
-        report_outcome(rebuild(settings, shown, paper_from_book))
+        build_and_measure()
         log.info(f"serving {out} at {url}  (Ctrl-C stops)")
         if ready is not None:
             ready(url)
         for changes in watchfiles.watch(*watched(content),
                                         watch_filter=lambda c, p: not ignore(c, p),
                                         stop_event=stop, debounce=400, step=50,
-                                        raise_interrupt=True, rust_timeout=0,
-                                        yield_on_timeout=False):
+                                        raise_interrupt=True, rust_timeout=POLL_MS,
+                                        yield_on_timeout=True):
+            if not changes:  # a pause in the saves: has the lab finished?
+                outcome = measuring.poll()
+                if outcome == "done":
+                    build_and_measure()
+                elif outcome is not None:
+                    text = outcome.removeprefix("failed: ")
+                    shown(text)
+                    log.error(text)
+                    log.info("the balance lab could not measure the figures: the pages "
+                             "keep the previous ones, marked, until a save fixes it")
+                continue
             names = sorted({os.path.relpath(p, content) if p.startswith(str(content)) else
                             os.path.basename(p) for _, p in changes})
+            if measuring.busy and any(touches_figures(n) for n in names):
+                log.info("  the measurement under way is of an earlier version: stopped")
+                measuring.cancel()
             log.info(f"changed: {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}")
-            report_outcome(rebuild(settings, shown, paper_from_book))
+            build_and_measure()
     except KeyboardInterrupt:
         log.info("stopping")
     finally:
+        measuring.cancel()
         signal.signal(signal.SIGTERM, previous)
         stop.set()
         try:

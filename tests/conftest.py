@@ -21,9 +21,10 @@ from helpers import ROOT, run_warbook
 if os.environ.get("MUTANT_UNDER_TEST") == "stats":
     del os.environ["MUTANT_UNDER_TEST"]
 
-# The balance lab's figures in every build the tests make: few games (the sizes are part of
-# the cache key, so they never stand in for a real build's), cached in a folder of the
-# session's own (builder/lab/figures.py).
+# The balance lab's figures in every build the tests make: few games (capped figures never
+# stand in for a real build's full ones), written to a folder of the session's own instead
+# of the content folders, so no test writes into content/ (builder/lab/figures.py). The
+# shipped games' committed full figures are read first, and stand in for capped ones.
 os.environ.setdefault("WARBOOK_LAB_GAMES", "150")
 os.environ.setdefault("WARBOOK_CACHE", tempfile.mkdtemp(prefix="warbook-figures-"))
 

@@ -12,6 +12,8 @@ interrupted, at any moment, leaves the previous output whole.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import shutil
 import time
@@ -34,7 +36,7 @@ PHASES = ("begin", "render", "finish")
 
 
 def build(report: Report, settings: Settings, *, game: str | None = None,
-          reuse: bool = True, site_only: bool = False) -> int:
+          reuse: bool = True, site_only: bool = False, quick: bool = False) -> int:
     """Render everything into ``settings.output`` (see :func:`render_into`), holding the
     output's lock (:mod:`builder.lock`); returns 0. Raises :class:`BuildError` (and leaves
     the output as it was) when any stage fails, when another live process is building into
@@ -45,7 +47,8 @@ def build(report: Report, settings: Settings, *, game: str | None = None,
     machine.track_writes()
     try:
         with lock.hold(out, "warbook build"):
-            return render_into(report, settings, game=game, reuse=reuse, site_only=site_only)
+            return render_into(report, settings, game=game, reuse=reuse, site_only=site_only,
+                               quick=quick)
     except lock.Busy as e:
         raise BuildError(str(e)) from None
     except lock.CannotLock as e:
@@ -57,7 +60,7 @@ def build(report: Report, settings: Settings, *, game: str | None = None,
 
 
 def render_into(report: Report, settings: Settings, *, game: str | None, reuse: bool,
-                site_only: bool) -> int:
+                site_only: bool, quick: bool = False) -> int:
     """Render everything into ``settings.output``; returns 0. Raises :class:`BuildError`
     (and leaves the output as it was) when any stage fails, in this process or a forked one.
 
@@ -68,7 +71,14 @@ def render_into(report: Report, settings: Settings, *, game: str | None, reuse: 
     are. ``site_only`` renders the website alone and carries everything else over
     (``serve`` shows the new page first, then builds the rest). With
     ``settings.print_shop`` (a CMYK ICC profile) the build also writes ``print-shop/``; a
-    build without it leaves no ``print-shop/`` behind, so no copy outlives its PDF."""
+    build without it leaves no ``print-shop/`` behind, so no copy outlives its PDF.
+
+    The balance figures are the first stage (:func:`builder.lab.figures.book_figures`),
+    before any input is hashed: figures measured now are written beside the content, and
+    the parts' keys must see them. ``quick`` plays nothing: a game whose figures are not
+    current prints its previous ones, marked stale. The manifest keeps each game's figures'
+    fingerprint, so a part that prints them is rendered again when they change (wherever
+    they are kept), and whether any were stale (a plain build then measures them)."""
     from ..render import fonts
     from ..render.book.glyphs import face
 
@@ -85,6 +95,12 @@ def render_into(report: Report, settings: Settings, *, game: str | None, reuse: 
             slugs = [g.game.slug for g in report.games]
             raise BuildError(f"no game '{game}' (games: {', '.join(slugs)}){suggest(game, slugs)}")
     out = Path(settings.output)
+    from ..lab.figures import FiguresError, book_figures
+
+    try:
+        figures = book_figures(report, out=out, quick=quick)  # every game: the website shows all
+    except FiguresError as e:
+        raise BuildError(str(e)) from None
     inputs = inc.Inputs(report.content.root, settings.key())
     old = inc.Manifest.read(out) if reuse else inc.Manifest()
     new = inc.Manifest(check=dict(old.check))
@@ -94,12 +110,9 @@ def render_into(report: Report, settings: Settings, *, game: str | None, reuse: 
     reused = {p for p in keys if reuse and old.intact(p, keys[p], out)}
     if game is not None or site_only:  # carried over as they are, keys and all
         new.units.update(kept_as_they_are(old, keys, out))
-    from ..lab.figures import FiguresError, book_figures
-
-    try:
-        figures = book_figures(report)  # every game: the website shows them all
-    except FiguresError as e:
-        raise BuildError(str(e)) from None
+    shown = figures.fingerprint()
+    old = with_figures_changed(old, parts, shown)
+    reused = {p for p in reused if old.intact(p, keys[p], out)}
     staging = make_staging(out)
     t0 = time.perf_counter()
     job = Job(report=report, settings=settings, figures=figures, games=games,
@@ -107,6 +120,7 @@ def render_into(report: Report, settings: Settings, *, game: str | None, reuse: 
               reused=reused)
     try:
         job.pdf_dir.mkdir()
+        keep_figures(figures, staging)
         carried = linked_over(parts, reused, new.units)
         for p in carried:
             inc.link_into(out, staging, (old.units[p].get("files") or {}).keys())
@@ -121,8 +135,9 @@ def render_into(report: Report, settings: Settings, *, game: str | None, reuse: 
             product = product_of(p)
             files = sorted(f for f in product.files(p, staging) if f.is_file())
             new.units[p] = {"key": keys[p], "files": inc.stat_files(staging, files),
-                            **product.record(p, job)}
-        new.check = {"ok": True, "games": [g.game.slug for g in report.games]}
+                            **product.record(p, job), **printed(p, shown)}
+        new.check = {"ok": True, "games": [g.game.slug for g in report.games],
+                     "figures": {"cap": figures_cap(), "stale": sorted(figures.pending)}}
         new.write(staging)
         publish(staging, out)
     except (RenderError, Diagnostic) as e:  # a template's fault is a located Diagnostic
@@ -144,6 +159,57 @@ def render_into(report: Report, settings: Settings, *, game: str | None, reuse: 
     return 0
 
 
+#: the products whose parts print the balance figures (``book:<slug>`` prints its game's;
+#: the compendium and the website print every game's)
+PRINT_FIGURES = ("book", "compendium", "site")
+
+
+def figures_cap():
+    from ..lab.figures import cap
+
+    return cap()
+
+
+def printed(part: str, shown: dict[str, str]) -> dict:
+    """What the manifest keeps of the figures a part prints (nothing for a part that
+    prints none): ``book:<slug>`` its game's fingerprint, the compendium and the website
+    every game's (``shown``: :meth:`BookFigures.fingerprint`)."""
+    kind, _, slug = part.partition(":")
+    if kind not in PRINT_FIGURES:
+        return {}
+    if slug:
+        return {"figures": shown.get(slug, "none")}
+    return {"figures": hashlib.sha256(json.dumps(shown, sort_keys=True).encode())
+            .hexdigest()[:20]}
+
+
+def with_figures_changed(old: "inc.Manifest", parts: list[str],
+                         shown: dict[str, str]) -> "inc.Manifest":
+    """The previous manifest as this build may reuse it: a part of ``parts`` that printed
+    other figures than this build's (a game's measured again, or no longer stale) is not
+    reused. The figures' file is an input of the game's parts when it is kept in the
+    content folder, but not when it is kept in the cache or the output, and a quick
+    build's stale mark is in no file at all."""
+    units = dict(old.units)
+    for p in parts:
+        want = printed(p, shown)
+        if p in units and want and units[p].get("figures") != want["figures"]:
+            units[p] = {**units[p], "key": None}
+    return inc.Manifest(units=units, check=old.check)
+
+
+def keep_figures(figures, staging: Path) -> None:
+    """The figures this build keeps in its output (the content folder could not be
+    written): ``figures/<slug>.json`` in the staging folder, so they are published with
+    it and read from the output next time."""
+    from ..lab.figures import OUTPUT_DIR, file_text
+
+    for slug, record in sorted(figures.to_output.items()):
+        path = staging / OUTPUT_DIR / f"{slug}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(file_text(record), encoding="utf-8")
+
+
 def kept_as_they_are(old: "inc.Manifest", keys: dict, out: Path) -> dict:
     """The previous build's parts that a partial build (``build --game``, the site alone)
     does not make, still whole in ``out``: they stay in the new manifest as they were."""
@@ -159,15 +225,22 @@ def linked_over(parts: list[str], reused: set[str], units: dict) -> list[str]:
     return [p for p in parts if p in reused] + [p for p in units if p not in parts]
 
 
-def up_to_date(settings: Settings) -> int | None:
+def up_to_date(settings: Settings, quick: bool = False) -> int | None:
     """If the previous whole build into ``settings.output`` was made from exactly these
     inputs and its files are untouched, the number of its files (nothing needs doing, not
     even the check: the same inputs passed it); else None. Cheap: it hashes the inputs and
-    stats the outputs, and loads no renderer."""
+    stats the outputs, and loads no renderer. A build that printed stale figures (or none
+    where a game has an engine: ``--quick``) is never up to date for a plain build, nor is
+    one whose figures were played with another ``WARBOOK_LAB_GAMES``."""
     out = Path(settings.output)
     old = inc.Manifest.read(out)
     if not old.units or not old.check.get("ok"):
         return None
+    if not quick:
+        figures = old.check.get("figures")
+        if not isinstance(figures, dict) or figures.get("stale") \
+                or figures.get("cap") != figures_cap():
+            return None
     inputs = inc.Inputs(settings.content_root, settings.key())
     if sorted(old.check.get("games") or []) != inputs.slugs:
         return None

@@ -177,15 +177,25 @@ def play_many(jobs: list[tuple[GameDef, dict[str, Any], int, Lineup, int]],
               workers: int | None = None) -> list[list[Record]]:
     """Play every job (engine, options, seed, line-up, games) and return each job's
     records in game order. ``workers`` processes (default: every core); 1 plays here."""
+    return play_ranges([((g, o, s, lineup), 0, games) for g, o, s, lineup, games in jobs],
+                       workers)
+
+
+def play_ranges(ranges: list[tuple[tuple[GameDef, dict[str, Any], int, Lineup], int, int]],
+                workers: int | None = None) -> list[list[Record]]:
+    """Games ``start`` to ``stop - 1`` of each job (engine, options, seed, line-up), in the
+    same chunks on the same forked workers as :func:`play_many`: game ``i`` is the same game
+    however the games before it were played (the lab's adaptive rounds go on from where
+    the last round stopped)."""
     workers = workers or default_workers()
     tasks = []
-    for j, (_, _, _, lineup, games) in enumerate(jobs):
-        size = SEARCH_CHUNK if "search" in lineup.bots else CHUNK
-        for start in range(0, games, size):
-            tasks.append((j, start, min(start + size, games)))
+    for j, (job, first, stop) in enumerate(ranges):
+        size = SEARCH_CHUNK if "search" in job[3].bots else CHUNK
+        for start in range(first, stop, size):
+            tasks.append((j, start, min(start + size, stop)))
     _WORK.clear()
-    _WORK["jobs"] = [(g, o, s, lineup) for g, o, s, lineup, _ in jobs]
-    results: list[list[Record]] = [[] for _ in jobs]
+    _WORK["jobs"] = [job for job, _, _ in ranges]
+    results: list[list[Record]] = [[] for _ in ranges]
     try:
         if workers == 1 or len(tasks) <= 1:
             for (j, _, _), recs in zip(tasks, map(_play_games, tasks)):

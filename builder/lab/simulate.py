@@ -6,20 +6,40 @@ intervals, for the game as printed and for each value of each of its options.
   its win rate (fair would be one game in as many as there are players).
 * **Length**: steps (every decision and chance event) and rounds (the engine's count:
   tricks, battles, turns) of the games between equal bots.
+
+**Adaptive sampling** (``precision``): a line-up is played in rounds of whole chunks and
+stops as soon as every rate it states (each seat's wins, the draws, the cap hits; a skill
+line-up's wins, draws and share of the decided games) has a 95 % interval no wider than
+``precision``, or at its cap. Game ``i`` of a line-up is the same game whatever was played
+before it (:mod:`.run`), and a line-up's stop depends on its own games alone, so a seed
+gives the same figures whatever the number of workers. A figure whose line-up reached its
+cap first carries ``"precise": false`` (``"most"``: its cap) and the books print it as
+such ("too close to call").
 """
 
 from __future__ import annotations
 
-from typing import Any
+import math
+import os
+from typing import Any, Callable
 
 from ..engine.core import GameDef
 from ..model import Game
 from . import stats
 from .bots import LADDER, LabError, ladder
-from .run import Lineup, play_many
+from .run import CHUNK, SEARCH_CHUNK, Lineup, play_many, play_ranges
 
 #: games per line-up for the search bot, which thinks for a while every decision
 SEARCH_GAMES = 200
+
+#: the books' precision: every stated rate's 95 % interval at most 5 points wide (a share)
+PRECISION = 0.05
+#: the books' caps: games per line-up, and per line-up with the (slow) search bot in it
+BOOK_CAP = 3200
+BOOK_SEARCH_CAP = 60
+#: the first round of a line-up, and the smallest step after it: whole chunks of
+#: :mod:`.run` (200 games; 5 with the search bot)
+FIRST, SEARCH_FIRST = CHUNK, 4 * SEARCH_CHUNK
 
 
 def option_values(game: Game) -> list[tuple[str, Any]]:
@@ -48,8 +68,10 @@ def _players(gamedef: GameDef, options: dict[str, Any]) -> int:
 
 
 def plan(game: Game, bots: list[str] | None, per_option: bool, search_seats: bool = True,
-         strict: bool = True) -> list[dict]:
-    """The variants to play: the game as printed, then one per option value."""
+         strict: bool = True, printed: bool = False) -> list[dict]:
+    """The variants to play: the game as printed, then one per option value. ``printed``
+    (the books): only the line-ups a book prints, the seats of the headline bot (the best
+    short of search, :func:`headline`) and, for the game as printed, the skill steps."""
     gamedef: GameDef = game.gamedef
     base = gamedef.resolve(game.option_defaults())
     variants = [("as printed", {}, base)]
@@ -76,9 +98,12 @@ def plan(game: Game, bots: list[str] | None, per_option: bool, search_seats: boo
             if missing:
                 raise LabError(f"{game.slug} has no {missing[0]} bot (its ladder: "
                                f"{', '.join(available)})")
+        seat_bots = [b for b in wanted if search_seats or b != "search"]
+        if printed:
+            seat_bots = [b for b in ("heuristic", "random") if b in seat_bots][:1]
         out.append({"label": label, "changed": changed, "options": opts,
-                    "decisions": decisions, "bots": wanted,
-                    "seat_bots": [b for b in wanted if search_seats or b != "search"],
+                    "decisions": decisions, "bots": wanted, "seat_bots": seat_bots,
+                    "skill": not printed or vi == 0,
                     "players": _players(gamedef, opts)})
     return out
 
@@ -87,28 +112,35 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
              workers: int | None = None, per_option: bool = True,
              search_games: int | None = None, confidence: float = 0.95,
              option_games: int | None = None, search_seats: bool = True,
-             strict: bool = True, pairs: str | set[tuple[str, str]] = "all") -> dict:
+             strict: bool = True, pairs: str | set[tuple[str, str]] = "all",
+             precision: float | None = None, printed: bool = False) -> dict:
     """Play the figures' games and return them as plain data (JSON-ready, the same for a
     seed whatever the number of workers).
 
     ``pairs`` says which skill line-ups to play: ``"all"`` (every bot against every weaker
     one), ``"steps"`` (each bot against the one just below it on the ladder: random <
     heuristic < search, as the books print) or a set of ``(bot, against)`` pairs (either
-    order; what balance claims name)."""
+    order; what balance claims name).
+
+    Without ``precision`` every line-up plays exactly ``games`` games (``option_games`` for
+    an option value, ``search_games`` with the search bot). With it (a share: 0.05 is an
+    interval 5 points wide) those counts are caps, and each line-up stops as soon as every
+    rate it states is that precise (see the module's comment)."""
     gamedef: GameDef = game.gamedef
     if gamedef is None:
         raise LabError(f"{game.slug}: its engine could not be loaded")
-    variants = plan(game, bots, per_option, search_seats, strict)
+    variants = plan(game, bots, per_option, search_seats, strict, printed)
     search_games = min(games, SEARCH_GAMES) if search_games is None else search_games
-    jobs, keys = [], []
+    jobs, keys, caps = [], [], []
     for vi, v in enumerate(variants):
         n = v["players"]
         per = games if vi == 0 or option_games is None else option_games
         for b in v["seat_bots"]:
             count = search_games if b == "search" else per
-            jobs.append((gamedef, v["options"], seed, Lineup(f"{vi}/seat/{b}", (b,) * n), count))
+            jobs.append((gamedef, v["options"], seed, Lineup(f"{vi}/seat/{b}", (b,) * n)))
             keys.append((vi, "seat", b, None))
-        ranked = v["bots"] if v["decisions"] else []
+            caps.append(count)
+        ranked = v["bots"] if v["decisions"] and v.get("skill", True) else []
         for i, strong in enumerate(ranked):
             for weak in ranked[:i]:
                 if not _wanted(pairs, strong, weak, ranked):
@@ -116,21 +148,33 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
                 count = search_games if "search" in (strong, weak) else per
                 lineup = Lineup(f"{vi}/skill/{strong}/{weak}", (strong,) + (weak,) * (n - 1),
                                 rotate=True)
-                jobs.append((gamedef, v["options"], seed, lineup, count))
+                jobs.append((gamedef, v["options"], seed, lineup))
                 keys.append((vi, "skill", strong, weak))
-    records = play_many(jobs, workers)
+                caps.append(count)
+
+    def figures_of(j: int, recs: list) -> dict:
+        vi, what, a, b = keys[j]
+        n = variants[vi]["players"]
+        if what == "seat":
+            return seat_figures(a, recs, n, confidence)
+        return skill_figures(a, b, recs, n, confidence)
+
+    if precision is None:
+        records = play_many([job + (c,) for job, c in zip(jobs, caps)], workers)
+    else:
+        records = play_until(jobs, caps, figures_of, precision, confidence, workers)
     out_variants = []
     for v in variants:
         out_variants.append({"label": v["label"], "options": dict(v["changed"]),
                              "decisions": v["decisions"], "players": v["players"],
                              "bots": v["bots"], "seats": [], "skill": []})
-    for (vi, what, a, b), recs in zip(keys, records):
-        target = out_variants[vi]
-        n = target["players"]
-        if what == "seat":
-            target["seats"].append(seat_figures(a, recs, n, confidence))
-        else:
-            target["skill"].append(skill_figures(a, b, recs, n, confidence))
+    for j, recs in enumerate(records):
+        vi, what, _, _ = keys[j]
+        fig = figures_of(j, recs)
+        if precision is not None:
+            fig["precise"] = widest(fig) <= precision + EPS
+            fig["most"] = caps[j]  # the line-up's cap
+        out_variants[vi]["seats" if what == "seat" else "skill"].append(fig)
     report = {
         "game": game.slug, "title": game.title, "engine": game.engine or gamedef.slug,
         "seed": seed, "games": games, "search_games": search_games,
@@ -138,9 +182,84 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
         "confidence": confidence, "round_word": gamedef.round_word,
         "variants": out_variants,
     }
+    if precision is not None:
+        report["precision"] = precision
     if game.balance is not None and game.balance.seconds_per_round:
         report["seconds_per_round"] = game.balance.seconds_per_round
     return report
+
+
+#: a rounding allowance for comparing widths (the rates are rounded to 6 places)
+EPS = 1e-9
+
+
+def stated_rates(fig: dict) -> list[dict]:
+    """The rates a line-up's figures state: each seat's wins, the draws and the cap hits of
+    a seat line-up; the wins and draws of a skill line-up and, where games were drawn, the
+    share of the decided ones it won (none where every game was drawn: nothing to state)."""
+    if "against" not in fig:
+        return [*fig["wins"], fig["draws"], fig["cap"]]
+    out = [fig["wins"], fig["draws"]]
+    if fig["draws"]["count"] and fig.get("decided", {}).get("games"):
+        out.append(fig["decided"])
+    return out
+
+
+def width(r: dict) -> float:
+    return r["high"] - r["low"]
+
+
+def widest(fig: dict) -> float:
+    """The widest interval among the rates a line-up states."""
+    return max(width(r) for r in stated_rates(fig))
+
+
+def next_size(played: int, rates: list[dict], precision: float, cap: int, step: int,
+              confidence: float = 0.95) -> int:
+    """How many games a line-up that is not yet precise should have played after its next
+    round: the games its least precise rate needs (from the normal approximation of its
+    interval, ``(2 z)^2 p (1 - p) / precision^2``, scaled up where the rate counts only some
+    games: the decided ones), rounded up to whole steps, at least one step more and at most
+    twice as many as now, and never past the cap. From the games played alone, so the same
+    whatever the number of workers."""
+    z = stats.z_for(confidence)
+    need = played + step
+    for r in rates:
+        if width(r) <= precision + EPS or not r["games"]:
+            continue
+        p = min(max(r["rate"], 1 / (r["games"] + 1)), 1 - 1 / (r["games"] + 1))
+        base = (2 * z) ** 2 * p * (1 - p) / precision ** 2
+        need = max(need, math.ceil(base * played / r["games"]))
+    need = -(-need // step) * step
+    return min(cap, max(played + step, min(need, 2 * played)))
+
+
+def play_until(jobs: list[tuple], caps: list[int], figures_of: Callable[[int, list], dict],
+               precision: float, confidence: float = 0.95,
+               workers: int | None = None) -> list[list]:
+    """Play each job (engine, options, seed, line-up) in rounds until the rates its figures
+    state (``figures_of(job, records)``) are within ``precision`` or it reaches its cap;
+    every open line-up plays its next round in one batch, so both cores stay busy."""
+    records: list[list] = [[] for _ in jobs]
+    steps = [SEARCH_CHUNK if "search" in job[3].bots else CHUNK for job in jobs]
+    target = [min(cap, SEARCH_FIRST if step == SEARCH_CHUNK else FIRST)
+              for cap, step in zip(caps, steps)]
+    open_ = [j for j in range(len(jobs)) if caps[j] > 0]
+    while open_:
+        got = play_ranges([(jobs[j], len(records[j]), target[j]) for j in open_], workers)
+        still = []
+        for j, recs in zip(open_, got):
+            records[j].extend(recs)
+            n = len(records[j])
+            if n >= caps[j]:
+                continue
+            rates = stated_rates(figures_of(j, records[j]))
+            if all(width(r) <= precision + EPS for r in rates):
+                continue
+            target[j] = next_size(n, rates, precision, caps[j], steps[j], confidence)
+            still.append(j)
+        open_ = still
+    return records
 
 
 def _wanted(pairs: str | set[tuple[str, str]], strong: str, weak: str,
@@ -217,17 +336,40 @@ def _minutes(m: float) -> str:
 
 #: what the books' figures are played with (part of the figures' key: a change of policy
 #: measures every game again)
-BOOK_POLICY = "steps ladder; 2000 games a line-up as printed, 300 an option value, 60 with search"
+BOOK_POLICY = (f"printed line-ups (the headline bot's seats, the ladder's steps as printed, "
+               f"search as printed only); each line-up in rounds of whole chunks ({FIRST} "
+               f"games, then up to twice as many) until every stated rate's 95 % interval is "
+               f"at most {PRECISION * 100:g} points wide, or {BOOK_CAP} games ({BOOK_SEARCH_CAP}"
+               f" with search, first round {SEARCH_FIRST})")
 
 
-def book_report(game: Game, workers: int | None = None) -> dict:
+#: the books' figures' seed (``warbook simulate GAME`` without ``--seed`` plays the same)
+BOOK_SEED = 0
+
+
+def env_cap() -> int | None:
+    """``WARBOOK_LAB_GAMES`` as a positive whole number: every line-up of the books'
+    figures is capped at it (the test suite sets 150); None (unset, or not a positive
+    number): the full policy."""
+    text = (os.environ.get("WARBOOK_LAB_GAMES") or "").strip()
+    return int(text) if text.isdigit() and int(text) > 0 else None
+
+
+def book_report(game: Game, workers: int | None = None, cap: int | None = None,
+                seed: int | None = None, per_option: bool = True,
+                precision: float = PRECISION) -> dict:
     """The figures every rulebook and game page prints: the ladder's steps for the game as
-    printed and for each option value, seed 0 (``warbook simulate`` with the same seed and
-    sizes gives the same figures). ``WARBOOK_LAB_GAMES=N`` caps every size at N."""
-    from .figures import SEED, sizes
-
-    games, option_games, search_games = sizes()
-    return simulate(game, games=games, option_games=option_games, seed=SEED,
+    printed and the headline seats for each option value, each line-up played until its
+    stated rates are within ``precision`` or :data:`BOOK_CAP` games (:data:`BOOK_SEARCH_CAP`
+    with the search bot); seed 0 unless given. ``warbook simulate GAME`` prints the same
+    figures. ``cap`` caps every line-up at that many games (None: ``WARBOOK_LAB_GAMES``, if
+    set, which the test suite sets to 150)."""
+    if cap is None:
+        cap = env_cap()
+    games, search_games = BOOK_CAP, BOOK_SEARCH_CAP
+    if cap is not None:
+        games, search_games = min(games, cap), min(search_games, cap)
+    return simulate(game, games=games, option_games=games, seed=BOOK_SEED if seed is None else seed,
                     bots=["random", "heuristic", "search"], workers=workers,
                     search_games=search_games, search_seats=False, strict=False,
-                    pairs="steps")
+                    pairs="steps", precision=precision, printed=True, per_option=per_option)

@@ -33,8 +33,13 @@ class Chart:
 class NumbersView:
     lead: str
     charts: list[Chart] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # further sentences (per option value)
+    notes: list[str] = field(default_factory=list)  # further sentences (the draws)
+    options: list[str] = field(default_factory=list)  # one sentence per option value
     time: str = ""  # "12 minutes, 90 % within 15 minutes", or "" without seconds_per_round
+    #: the figures are from an earlier version of the game (``BookFigures.is_stale``):
+    #: printed under a boxed mark while they are measured again
+    stale: bool = False
+    stale_note: str = ""
 
 
 _ID = re.compile(r"chart-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -130,61 +135,109 @@ def rate_chart(rows: list[tuple[str, dict]], fair: float, accent: str, chart_id:
     return _clean(svg, chart_id)
 
 
-def numbers_view(figures: dict | None, slug: str, accent: str) -> NumbersView | None:
-    """The "By the numbers" section of one game, or None without figures."""
+#: the boxed mark over figures measured on an earlier version of the game
+STALE_NOTE = "Measured on an earlier version of these rules; being measured again."
+
+
+def _lead(figures: dict, total: int, decisions: bool, bots: list[str]) -> str:
+    """Who played, how, and how far: the figures' sample sizes and precision in words."""
+    from ..lab.text import WAYS
+
+    lead = f"warbook played this game {total:,} times on its reference engine, with the " \
+           f"computer in every seat"
+    ways = {"random": "picking any legal move at random",
+            "heuristic": "following simple good habits",
+            "search": "looking ahead (playing each likely move out in imagined games first)"}
+    shown = [ways[b] for b in ("random", "heuristic", "search") if b in bots and b in WAYS]
+    if not decisions:
+        lead += " (nobody ever has a choice in this game, so every player plays alike)"
+    elif len(shown) > 1:
+        count = {2: "two", 3: "three"}.get(len(shown), str(len(shown)))
+        lead += f", playing in one of {count} ways: " + ", ".join(shown[:-1]) + \
+            f" or {shown[-1]}"
+    lead += "."
+    precision = figures.get("precision")
+    if precision:
+        search = figures.get("search_games")
+        cap = f"{figures.get('games', 0):,} games"
+        if decisions and "search" in bots and search:
+            cap += f" ({search:,} for the player who looks ahead, who is slow)"
+        lead += (f" Each line-up was played until every figure's 95 % interval (in brackets: "
+                 f"the range the true figure lies in, 19 times in 20) was at most "
+                 f"{100 * precision:g} points wide, or for at most {cap}; a figure that did "
+                 f"not get there says it is too close to call.")
+    else:
+        lead += (" Each figure is followed by its 95 % interval in brackets: the range the "
+                 "true figure lies in, 19 times in 20.")
+    return lead
+
+
+def numbers_view(figures: dict | None, slug: str, accent: str,
+                 options: dict[str, str] | None = None, stale: bool = False) -> NumbersView | None:
+    """The "By the numbers" section of one game, or None without figures. ``options``: the
+    printed name of each option (game.yaml's ``label``), for the option values' lines;
+    ``stale``: the figures are from an earlier version of the game (marked as such)."""
     if not figures:
         return None
+    from ..lab import text as t
     from ..lab.simulate import headline, playing_time
-    from ..lab.text import length_sentence, pct, seat_sentence, skill_sentence
 
     v = figures["variants"][0]
     seat = headline(figures)
     if seat is None:
         return None
+    precision = figures.get("precision") or t.PRECISION
     rw = figures.get("round_word", "round")
     minutes = playing_time(figures)
-    lead = (f"warbook played this game {sum(s['games'] for s in v['seats']) + sum(k['games'] for k in v['skill']):,} "
-            f"times on its reference engine, with bots in the players' seats. Each figure "
-            f"comes with its 95 % interval.")
-    nv = NumbersView(lead=lead, time=minutes["short"] if minutes else "")
+    decisions = v["decisions"]
+    total = sum(x["games"] for ov in figures["variants"] for x in ov["seats"] + ov["skill"])
+    nv = NumbersView(lead=_lead(figures, total, decisions, v.get("bots", [])),
+                     time=minutes["short"] if minutes else "",
+                     stale=stale, stale_note=STALE_NOTE if stale else "")
+    who = t.playing(seat["bot"], decisions)
     if seat["rounds"]["shortest"] == seat["rounds"]["longest"]:
         n = seat["rounds"]["longest"]
-        nv.notes.append(f"Every game lasts exactly {n:,} {rw}{'s' if n != 1 else ''}"
+        nv.notes.append(f"Every one of {seat['games']:,} games lasted exactly {n:,} "
+                        f"{rw}{'s' if n != 1 else ''}"
                         + (f": {minutes['short']} at the table." if minutes else "."))
     else:
         nv.charts.append(Chart(
-            f"{slug}-length", f"How long a game lasts ({seat['bot']} bots)",
+            f"{slug}-length", f"How long a game lasts ({who})",
             Markup(length_chart(seat, rw, accent, f"chart-{slug}-length")),
-            length_sentence(seat, rw, minutes)))
+            t.length_sentence(seat, rw, minutes)))
     rows = [(f"Player {i + 1}", w) for i, w in enumerate(seat["wins"])]
     fair = (1 - seat["draws"]["rate"]) / len(rows)
     nv.charts.append(Chart(
-        f"{slug}-seats", f"Wins by seat ({seat['bot']} bots in every seat)",
+        f"{slug}-seats", f"Wins by seat ({who})",
         Markup(rate_chart(rows, fair, accent, f"chart-{slug}-seats", "games won (%)")),
-        seat_sentence(seat)))
-    if v["decisions"] and v["skill"]:
-        rows = [(f"{k['bot']} v {k['against']}", k.get("decided", k["wins"]))
+        t.seat_sentence(seat, precision, decisions)))
+    if decisions and v["skill"]:
+        short = t.SHORT
+        rows = [(f"{short.get(k['bot'], k['bot'])} v {short.get(k['against'], k['against'])}",
+                 k.get("decided", k["wins"]) if k["draws"]["count"] else k["wins"])
                 for k in v["skill"]]
-        sentence = " ".join(skill_sentence(k) for k in v["skill"])
+        sentence = " ".join(t.skill_sentence(k, precision) for k in v["skill"])
         nv.charts.append(Chart(
-            f"{slug}-skill", "Skill: one bot against another, seats alternated",
+            f"{slug}-skill", "Skill: one way of playing against another, seats taken in turn",
             Markup(rate_chart(rows, v["skill"][0]["fair"], accent, f"chart-{slug}-skill",
-                              "decided games won by the first bot (%)")), sentence))
-    elif not v["decisions"]:
+                              "games won by the first, of those someone won (%)")), sentence))
+    elif not decisions:
         nv.notes.append("No player ever has a choice in this game: the deal decides every "
                         "game, so there is no skill edge to measure.")
-    if seat["draws"]["count"] or seat["cap"]["count"]:
-        nv.notes.append(f"Draws: {pct(seat['draws']['rate'])} of games; the cap ended "
-                        f"{pct(seat['cap']['rate'])}.")
+    draws = t.draws_sentence(seat)
+    if draws:
+        nv.notes.append(draws)
+    labels = options or {}
     for ov in figures["variants"][1:]:
         s = next((x for x in ov["seats"] if x["bot"] == seat["bot"]), None) or \
             (ov["seats"][0] if ov["seats"] else None)
         if s is None or "median" not in s["rounds"]:
             continue
-        best = max(s["wins"], key=lambda r: r["rate"])
-        nv.notes.append(
-            f"With the option {ov['label']} ({ov['players']} players): half the games end within "
-            f"{s['rounds']['median']['value']:,} {rw}s, nine in ten within "
-            f"{s['rounds']['p90']['value']:,}; the best seat wins {pct(best['rate'])}, "
-            f"draws {pct(s['draws']['rate'])}.")
+        changed = ov.get("options") or {}
+        if len(changed) == 1:
+            (name, value), = changed.items()
+            words = t.option_words(name, value, labels.get(name))
+        else:  # never for the books' figures (one option value at a time)
+            words = ", ".join(t.option_words(k, x, labels.get(k)) for k, x in changed.items())
+        nv.options.append(t.option_sentence(s, rw, words, precision))
     return nv

@@ -345,8 +345,12 @@ class Presenter:
             cover_cards=[code_ref(g, c) for c in g.cover_cards],
         )
         view.all_rules = [x for t in tops for x in _walk(t)]
-        view.numbers = numbers_view(self.figures.of(slug) if self.figures is not None else None,
-                                    slug, g.accent)
+        figures = self.figures
+        view.numbers = numbers_view(
+            figures.of(slug) if figures is not None else None, slug, g.accent,
+            options={o.name: o.label for o in g.options},
+            stale=bool(figures is not None and getattr(figures, "is_stale", None)
+                       and figures.is_stale(slug)))
         if view.numbers is not None and view.numbers.time:
             view.time = view.numbers.time  # measured on played games, not typed
         view.table = self.opening_table(g)

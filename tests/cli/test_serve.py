@@ -187,6 +187,94 @@ def test_serve_rebuilds_reloads_shows_errors_and_stops(tmp_path):
         urlopen(url, timeout=5)
 
 
+# ------------------------------------------------------------ the balance figures (issue 26)
+def waited(lines: list[str], text: str, after: int = 0, timeout: float = 180) -> int:
+    """Wait until the server has printed ``text`` in a line after the first ``after``
+    lines; returns the number of lines printed then."""
+    end = time.time() + timeout
+    while time.time() < end:
+        seen = lines[after:]
+        if any(text in ln for ln in seen):
+            return after + next(i for i, ln in enumerate(seen, 1) if text in ln)
+        time.sleep(0.05)
+    raise AssertionError(f"serve never printed {text!r}:\n{''.join(lines)}")
+
+
+@pytest.mark.slow
+@pytest.mark.build
+def test_serve_shows_an_engine_edit_at_once_then_its_measured_figures(tmp_path):
+    """An engine edit reloads the page within 10 s, its figures those of the previous
+    version (marked); the lab measures the new ones in the background and the page reloads
+    with them. A second edit while the lab measures stops it: no figures of the version in
+    between are kept, and the last version's are."""
+    from builder.check import run_check
+    from builder.lab import figures as fig
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "high-five", content / "high-five")
+    (content / "index.yaml").write_text("games: [high-five]\n")
+    cache = tmp_path / "cache"
+    env = dict(os.environ, PYTHONUNBUFFERED="1", WARBOOK_CACHE=str(cache),
+               WARBOOK_LAB_GAMES="600")
+    proc = subprocess.Popen([sys.executable, "-m", "builder", "serve", "--content", str(content),
+                             "--out", str(tmp_path / "output"), "--port", "0"], cwd=tmp_path,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+    threading.Thread(target=lambda: [lines.append(ln) for ln in proc.stdout], daemon=True).start()
+    engine = content / "high-five" / "engine.py"
+    first = engine.read_text()
+    try:
+        # no figures yet: the first build measures them in the background, then rebuilds
+        n = waited(lines, "serving ")
+        port = int(re.search(r"127\.0\.0\.1:(\d+)/", lines[n - 1]).group(1))
+        n = waited(lines, "measured the balance figures of high-five")
+        n = waited(lines, "built in", n)
+        events = Events(port)
+        time.sleep(1)
+        events.drain()
+
+        save(engine, first + "\n# the first edit\n")
+        t0 = time.perf_counter()
+        assert events.next(60) == "reload"
+        edit_to_reload = time.perf_counter() - t0
+        at_reload = sorted(p.name for p in cache.glob("high-five-*.json"))
+        # the page did not wait for the lab (the issue's target is 10 s on a quiet machine;
+        # the bound here leaves room for a loaded one, the order is what is pinned)
+        assert not any("measured the balance" in ln for ln in lines[n:]), "".join(lines[n:])
+        assert edit_to_reload < 30, f"{edit_to_reload:.1f} s: {''.join(lines[n:])}"
+        n = waited(lines, "measuring the balance figures of high-five", n)
+        save(engine, first + "\n# the second edit\n")  # while the lab measures the first
+        n = waited(lines, "the measurement under way is of an earlier version: stopped", n)
+        n = waited(lines, "measured the balance figures of high-five", n)
+        n = waited(lines, "built in", n)
+        page = urlopen(f"http://127.0.0.1:{port}/site/high-five.html").read().decode()
+        assert "By the numbers" in page and "warbook-serve-error" not in page
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            code = proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+    said = "".join(lines)
+    assert code == 0 and "Traceback" not in said, said
+    print(f"serve: engine edit to reloaded page in {edit_to_reload:.2f} s")
+
+    def key_of(text: str) -> str:
+        engine.write_text(text)
+        report = run_check(content)
+        assert report.ok
+        return fig.key(report.games[0].game)
+
+    last = engine.read_text()
+    between = key_of(first + "\n# the first edit\n")
+    now = key_of(last)
+    kept = sorted(p.name for p in cache.glob("high-five-*.json"))
+    assert f"high-five-{now}.json" in kept, kept
+    assert f"high-five-{between}.json" not in kept + at_reload, (kept, at_reload)
+    assert not (content / "high-five" / fig.FILE).exists()   # the cache, not the content
+
+
 # ------------------------------------------------------------ bad requests, and serve's death
 # (issue 22, item 8)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -364,17 +365,25 @@ def test_every_rulebook_has_its_numbers_with_charts_as_vector_text(built, slug):
     where = [i for i, t in enumerate(pages)
              if "By the numbers" in t and not t.startswith("Contents")]
     assert where, "no By the numbers section"
+    # the section starts a page of its own: its heading is the page's first line (the
+    # running head comes last in the text), nothing of the worked examples above it
+    assert pages[where[0]].startswith("By the numbers\n"), pages[where[0]][:200]
     # words as read, whatever line they were broken on
     text = " ".join(" ".join(pages[where[0]:where[0] + 3]).split())
     # the charts' own words, set as text in the PDF (not pictures of words)
     assert "Wins by seat" in text and "games won (%)" in text
     assert "between equal players" in text
+    # the players' words: no bot jargon, no option keys
+    section = text.split("By the numbers", 1)[1].split("Glossary")[0]
+    assert not re.search(r"heuristic|search bot|\bbots?\b|\b[a-z]+_[a-z_]+\b|With the option",
+                         section), section
     if slug in ("war", "peace"):
         assert "No player ever has a choice" in text
         assert "skill" not in text.lower().split("by the numbers")[1].split("glossary")[0] \
             .replace("no skill edge", "")
     else:
-        assert "Skill: one bot against another" in text
+        assert "Skill: one way of playing against another" in text
+        assert "a player who follows simple good habits" in section.lower()
     # the cover's playing time is measured: "N minutes" rather than the typed "N to M minutes"
     cover = pages[0]
     assert "minute" in cover and " to " not in cover.split("Playing time")[1].split("\n")[0]
@@ -481,7 +490,8 @@ def test_every_game_pages_contents_lists_by_the_numbers(built, slug):
 def test_the_skill_reading_weighs_the_decided_games_where_many_are_drawn():
     """Worked by hand: of 200 games the stronger bot wins 95, 58 are drawn, it loses 47.
     It wins under half of all games, yet 95 of the 142 decided ones: 66.9 %, Wilson 95 %
-    interval about [58.8 %, 74.1 %], all above the fair 50 %."""
+    interval about [58.8 %, 74.1 %], all above the fair 50 %. Printed whole (the intervals
+    span more than 2 points): 47.5 % as 48 % [40.7, 54.4], 23.5 % lost as 24 %."""
     from builder.lab.simulate import skill_figures
     from builder.lab.text import skill_sentence
 
@@ -493,8 +503,10 @@ def test_the_skill_reading_weighs_the_decided_games_where_many_are_drawn():
     assert k["decided"]["low"] == pytest.approx(0.588, abs=0.001)
     assert k["decided"]["high"] == pytest.approx(0.741, abs=0.001)
     assert skill_sentence(k) == (
-        "The heuristic bot wins 47.5 % of games against the random bot and loses 23.5 %, the "
-        "rest drawn: 66.9 % of the games won by anyone (a fair share is 50.0 %): skill tells.")
+        "A player who follows simple good habits, against one who picks any legal move at "
+        "random, wins 48 % (41–54 %) of 200 games, seats taken in turn, and loses 24 %, the "
+        "rest drawn: 67 % (59–74 %) of the 142 games someone won (a fair share is 50 %): "
+        "skill tells.")
 
 
 @pytest.mark.parametrize("claim", ["{claim: draws, at_least: 1%}", "{claim: draws, at_most: 5%}",
