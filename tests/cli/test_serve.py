@@ -242,6 +242,9 @@ def test_serve_shows_an_engine_edit_at_once_then_its_measured_figures(tmp_path):
         # the bound here leaves room for a loaded one, the order is what is pinned)
         assert not any("measured the balance" in ln for ln in lines[n:]), "".join(lines[n:])
         assert edit_to_reload < 30, f"{edit_to_reload:.1f} s: {''.join(lines[n:])}"
+        waited(lines, "reloading the page", n)   # the edit's own reload, not an earlier one
+        page = urlopen(f"http://127.0.0.1:{port}/site/high-five.html").read().decode()
+        assert "By the numbers" in page and 'class="numbers-stale"' in page  # marked
         n = waited(lines, "measuring the balance figures of high-five", n)
         save(engine, first + "\n# the second edit\n")  # while the lab measures the first
         n = waited(lines, "the measurement under way is of an earlier version: stopped", n)
@@ -249,6 +252,7 @@ def test_serve_shows_an_engine_edit_at_once_then_its_measured_figures(tmp_path):
         n = waited(lines, "built in", n)
         page = urlopen(f"http://127.0.0.1:{port}/site/high-five.html").read().decode()
         assert "By the numbers" in page and "warbook-serve-error" not in page
+        assert 'class="numbers-stale"' not in page   # measured: the mark is gone
     finally:
         proc.send_signal(signal.SIGINT)
         try:
