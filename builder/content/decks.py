@@ -375,7 +375,7 @@ class DeckReader(Reader):
             return None
         ok = True
         fields_seen: dict[str, Located] = {}
-        seen: dict[str, Located] = {}
+        seen: dict[str, tuple[str, Located]] = {}   # code in capitals -> (code, where)
         good = []
         total = 0
         for row, where in rows:
@@ -415,14 +415,13 @@ class DeckReader(Reader):
                 ok = False
                 continue
             if code.upper() in seen:
-                first = seen[code.upper()]
+                other, first = seen[code.upper()]
                 self.diags.error(at, f"card code '{code}' is already used at "
                                  f"{first.path}:{first.line}:{first.col}"
-                                 + (" (codes differ only in case)" if code not in
-                                    {k for k in seen} else ""))
+                                 + (" (codes differ only in case)" if code != other else ""))
                 ok = False
                 continue
-            seen[code.upper()] = at
+            seen[code.upper()] = (code, at)
             count = row.get("count")
             if count is None:
                 count = 1

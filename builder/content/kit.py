@@ -226,7 +226,7 @@ class KitReader(Reader):
     def declared_params(self, declared: dict[str, str], params: dict, item: LocDict) -> bool:
         """A mat's params (and each copy's) against what its engine's art declares it takes
         (``GameDef.art_params``); each value is made the type the art reads."""
-        groups = [(params["params"], item.at("params") if "params" in item else item.at("art"))]
+        groups = [(params["params"], item.at("params"))]      # None when left out: nothing
         groups += [(v["params"], item.at("copies")) for v in params.get("copies") or []]
         for given, where in groups:
             for key in list(given or {}):
@@ -313,17 +313,17 @@ class KitReader(Reader):
             self.diags.error(where, f"{kind}.{key} {e}")
             return None
 
-    def cards(self, value: Any, where: Located, what: str) -> list[str] | None:
+    def cards(self, value: Any, where: Located, what: str) -> list[str] | str | None:
         """``all`` (the 52), suit letters (``[C, S, D]``: those suits' 13 cards each) or
-        card codes; returns the card codes in deck order."""
+        card codes; returns the card codes in deck order. In a game of its own decks,
+        ``all`` stays ``all``: :meth:`own_deck` makes it the cards of the deck ``deck:``
+        chooses (every deck's when it chooses none)."""
         from ..engine.core import CardError, full_deck, parse_cards
 
         # a game's own decks (none: the French 52)
         decks = list((getattr(self, "decks", None) or {}).values())
         if value == "all":
-            if decks:   # every card of the game's own decks (``deck:`` may choose one)
-                return [str(c) for d in decks for c in d.cards]
-            return [str(c) for c in full_deck()]
+            return "all" if decks else [str(c) for c in full_deck()]
         if decks and isinstance(value, list) and value:
             out: list[str] = []
             for c in value:   # a code is unique in a game's decks: the deck that has it

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES
+from helpers import FIXTURES, GAME
 
 from builder.check import run_check
 
@@ -112,11 +112,64 @@ def errors_with_kit(tmp_path: Path, slug: str, kit: str) -> tuple[list[str], int
     ("kit:\n  - kind: deck\n    deck: main\n", (2, 11),
      "deck.deck names one of the game's own decks (decks: in game.yaml); this game plays the "
      "French 52"),
+    # a deck's cards that are neither all nor a list (a mutation run of KitReader.cards)
+    ("kit:\n  - kind: deck\n    cards: some\n", (2, 12),
+     "deck.cards must be all, a list of suits such as [C, S, D], or a list of cards, got "
+     "'some'"),
+    ("kit:\n  - kind: deck\n    cards: []\n", (2, 12),
+     "deck.cards must be all, a list of suits such as [C, S, D], or a list of cards, got []"),
+    # 521 cards, each written on a line of its own: the 521st is the first past the limit
+    ("kit:\n  - kind: deck\n    cards:\n" + "      - AC\n" * 521, (523, 9),
+     "deck.cards has 521 cards; at most 520 cards per deck; this card is the first past it"),
+    # a mat's copies and players, sections that are no list (a mutation run of
+    # KitReader.value)
+    ("kit:\n  - kind: player-aid\n    sections: words\n", (2, 15),
+     "player-aid.sections must be a list of sections, each a mapping such as {title: Every "
+     "trick, lines: all}"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies: x\n", (4, 13),
+     "mat.copies must be a list of variants, each a mapping of params (and who, text)"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies: []\n", (4, 13),
+     "mat.copies must be a list of variants, each a mapping of params (and who, text)"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies:\n" + "      - {stem: s}\n" * 25, (29, 9),
+     "mat.copies has 25 copies; at most 24 copies per component; this copy is the first past "
+     "it"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies:\n      - {who: ''}\n", (5, 15),
+     "mat.copies.who must be some text, got ''"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies:\n      - {who: "
+     + "w" * 81 + "}\n", (5, 15),
+     "mat.copies.who must be at most 80 characters (it is printed on a mat, under its name), "
+     "got 81"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies:\n      - {cards: [a]}\n", (5, 17),
+     "mat.copies.cards: each value must be a text or number, or a mapping of player ids to "
+     "texts, got [a]"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies:\n      - {text: [{titel: X}]}\n", (5, 18),
+     "mat.copies.text: unknown key 'titel' (allowed: lines, option, paragraphs, ref, rule, "
+     "text, title); did you mean 'title'?"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    per: player\n    players: []\n", (5, 14),
+     "mat.players must list player ids of this game (p1, p2), got []"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    per: player\n    players: p1\n", (5, 14),
+     "mat.players must list player ids of this game (p1, p2), got 'p1'"),
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    per: player\n    players: [1]\n", (5, 14),
+     "mat.players must list player ids of this game (p1, p2), got [1]"),
+    # a mutation sample (scripts/mutation.py content --seed 12): a copy's text that is no
+    # list of sections, said at the copy's text
+    ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    copies:\n"
+     "      - {text: words}\n", (5, 16),
+     "mat.copies.text must be a list of sections, each a mapping such as {title: Every trick, "
+     "lines: all}"),
 ])
 def test_a_bad_kit_is_a_located_error(tmp_path: Path, kit: str, where, message: str):
     got, first = errors_with_kit(tmp_path, "war", kit)
     line, col = where
     assert got == [f"war/game.yaml:{first + line}:{col}: error: {message}"]
+
+
+def test_a_deck_component_naming_a_deck_in_a_game_of_the_french_52_is_not_kept(tmp_path: Path):
+    """Said (the table above), and the component left out of the model, not kept with a
+    deck the game does not have."""
+    got, _ = errors_with_kit(tmp_path, "war", "kit:\n  - kind: deck\n    deck: main\n")
+    assert len(got) == 1 and "deck.deck names one of the game's own decks" in got[0]
+    assert run_check(tmp_path / "content").content.games[0].kit == []
 
 
 def test_a_game_without_a_kit_gets_player_aids(tmp_path: Path):
@@ -199,14 +252,26 @@ def caption_art(ctx):
 
 GAME.art["caption-mat"] = caption_art
 GAME.art_params["caption-mat"] = {"caption": "text", "rows": "whole"}
+GAME.art["plain-mat"] = caption_art
+GAME.art_params["plain-mat"] = {}
 """
 
 
 @pytest.mark.parametrize("params, said, kept", [
     ("{caption: Hello, rows: '12'}", None, {"caption": "Hello", "rows": 12}),
     ("{caption: 7, rows: -3}", None, {"caption": "7", "rows": -3}),
+    # a mutation sample (scripts/mutation.py content --seed 12): a negative number quoted
+    ("{caption: Hi, rows: '-3'}", None, {"caption": "Hi", "rows": -3}),
+    ("{rows: '3-'}", "mat.params.rows must be a whole number, got '3-'", None),
+    ("{rows: 'X3'}", "mat.params.rows must be a whole number, got 'X3'", None),
     ("{caption: {a: b}}", "mat.params.caption must be a text, got a mapping", None),
     ("{rows: 10000}", "mat.params.rows must be a whole number, got 10000", None),
+    ("{rows: 9999}", None, {"rows": 9999}),
+    ("{rows: '-9999'}", None, {"rows": -9999}),
+    ("{rows: -10000}", "mat.params.rows must be a whole number, got -10000", None),
+    ("{rows: {p1: 3}}", "mat.params.rows must be a whole number, got a mapping", None),
+    ("{caption: Hi, rowz: 3}", "mat: the art 'caption-mat' takes no param 'rowz' (it takes: "
+     "caption, rows); did you mean 'rows'?", None),
 ])
 def test_a_designers_art_gets_text_and_whole_number_params(tmp_path: Path, params, said, kept):
     """A designer's engine.py declares an art of its own with a text and a whole-number
@@ -231,6 +296,94 @@ def test_a_designers_art_gets_text_and_whole_number_params(tmp_path: Path, param
         assert mat.params["params"] == kept
     else:
         assert got == [f"high-five/game.yaml:{first + 5}:13: error: {said}"]
+        assert report.content.games[0].kit == []      # the mat is not kept
+
+
+def designers_mat(tmp_path: Path, mat: str):
+    """High Five with the caption-mat and plain-mat arts of ART_OF_OUR_OWN and a kit of one
+    mat, ``mat`` its lines after the kind: the errors, the kit read, and the line "kit:" is
+    on."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "high-five", content / "high-five")
+    (content / "index.yaml").write_text("games: [high-five]\n")
+    engine = content / "high-five" / "engine.py"
+    engine.write_text(engine.read_text() + ART_OF_OUR_OWN)
+    game = content / "high-five" / "game.yaml"
+    text = game.read_text()
+    game.write_text(text + "kit:\n  - kind: mat\n    name: M\n    size: [100, 60]\n" + mat)
+    report = run_check(content)
+    return ([d.format().split("\n")[0].replace(str(content) + "/", "")
+             for d in report.diagnostics.errors], report.content.games[0].kit,
+            text.count("\n") + 1)
+
+
+def test_each_copy_of_a_designers_mat_gets_its_params_as_the_art_reads_them(tmp_path: Path):
+    got, kit, _ = designers_mat(tmp_path, "    art: caption-mat\n    params: {caption: All}\n"
+                                          "    copies:\n      - {caption: Left, rows: '5'}\n"
+                                          "      - {rows: 7, who: North}\n")
+    assert got == []
+    assert kit[0].params["params"] == {"caption": "All"}
+    assert [c["params"] for c in kit[0].params["copies"]] == [{"caption": "Left", "rows": 5},
+                                                             {"rows": 7}]
+    assert [c["who"] for c in kit[0].params["copies"]] == [None, "North"]
+
+
+def test_a_copys_param_the_art_does_not_take_is_said_at_the_copies(tmp_path: Path):
+    """The mat has no params of its own, only its copies: the second copy's rowz is said at
+    the copies' list (its first line, 6 of the kit, at the dash)."""
+    got, kit, first = designers_mat(tmp_path, "    art: caption-mat\n    copies:\n"
+                                              "      - {rows: 1}\n      - {rowz: 2}\n")
+    assert got == [f"high-five/game.yaml:{first + 6}:7: error: mat: the art 'caption-mat' takes "
+                   "no param 'rowz' (it takes: caption, rows); did you mean 'rows'?"]
+    assert kit == []
+
+
+def test_an_art_that_takes_no_params_says_so(tmp_path: Path):
+    got, _, first = designers_mat(tmp_path, "    art: plain-mat\n    params: {rows: 1}\n")
+    assert got == [f"high-five/game.yaml:{first + 5}:13: error: mat: the art 'plain-mat' takes "
+                   "no param 'rows' (it takes: none)"]
+    got, kit, _ = designers_mat(tmp_path / "again", "    art: plain-mat\n")
+    assert got == [] and kit[0].params["art"] == "plain-mat" and kit[0].params["params"] is None
+
+
+def test_an_engine_arts_player_params_are_texts_for_the_players_named(tmp_path: Path):
+    kit = ("kit:\n  - kind: mat\n    name: M\n    size: [256, 96]\n    per: player\n"
+           "    art: player-mat\n    params: {cards: {p1: the red cards, p2: 7}, suits: {p3: H}}\n")
+    got, _ = errors_with_kit(tmp_path, "battle", kit)
+    assert got == []
+    mat = run_check(tmp_path / "content").content.games[0].kit[0]
+    assert mat.params["params"] == {"cards": {"p1": "the red cards", "p2": "7"},
+                                    "suits": {"p3": "H"}}
+
+
+def test_a_mats_copies_are_its_variants(tmp_path: Path):
+    """A copy's who, stem, text and params, each read as the mat's own are."""
+    got, _ = errors_with_kit(tmp_path, "war", "kit:\n  - kind: mat\n    name: M\n"
+                             "    size: [256, 96]\n    copies:\n"
+                             "      - {who: North, stem: n, text: [{title: Yours}], cards: red}\n")
+    assert got == []
+    (copy,) = run_check(tmp_path / "content").content.games[0].kit[0].params["copies"]
+    assert (copy["who"], copy["stem"], copy["params"], copy["panel"]) == \
+        ("North", "n", {"cards": "red"}, None)
+    assert [(s.title, s.parts) for s in copy["text"]] == [("Yours", [])]
+
+
+def test_a_copys_stem_is_any_text_as_the_mats_own(tmp_path: Path):
+    """A stem names the copy's files, not a line printed on the mat: 90 characters are
+    taken, as they are for the mat's own stem (a who is at most 80: the table above)."""
+    got, _ = errors_with_kit(tmp_path, "war", "kit:\n  - kind: mat\n    name: M\n"
+                             f"    size: [256, 96]\n    stem: {'m' * 90}\n    copies:\n"
+                             f"      - {{stem: {'s' * 90}}}\n")
+    assert got == []
+    mat = run_check(tmp_path / "content").content.games[0].kit[0]
+    assert (mat.params["stem"], mat.params["copies"][0]["stem"]) == ("m" * 90, "s" * 90)
+
+
+def test_a_mat_for_some_players_lists_them(tmp_path: Path):
+    got, _ = errors_with_kit(tmp_path, "war", "kit:\n  - kind: mat\n    name: M\n"
+                             "    size: [256, 96]\n    per: player\n    players: [p2]\n")
+    assert got == []
+    assert run_check(tmp_path / "content").content.games[0].kit[0].params["players"] == ["p2"]
 
 
 def test_a_score_track_of_200_spaces_fits_one_sheet(tmp_path: Path):
@@ -258,6 +411,23 @@ def test_a_deck_of_all_the_cards(tmp_path: Path):
     assert got == []
     deck = run_check(tmp_path / "content").content.games[0].kit[0]
     assert len(deck.params["cards"]) == 52 and deck.params["cards"][:2] == ["AC", "2C"]
+
+
+@pytest.mark.parametrize("cards, kept", [
+    ("[H]", [f"{r}H" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
+                               "K")]),
+    ("[D, C]", [f"{r}{s}" for s in "DC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9",
+                                                   "10", "J", "Q", "K")]),
+    ("[QS, 10h, ad]", ["QS", "10H", "AD"]),
+    ("[" + "AC, " * 519 + "AC]", ["AC"] * 520),
+])
+def test_a_deck_of_the_french_52_is_suits_or_cards(tmp_path: Path, cards: str, kept):
+    """Suit letters are those suits' cards, ace to king, in the order written; card codes
+    are read in any case; 520 cards are the most a deck component may list."""
+    got, _ = errors_with_kit(tmp_path, "war", f"kit:\n  - kind: deck\n    cards: {cards}\n")
+    assert got == []
+    deck = run_check(tmp_path / "content").content.games[0].kit[0]
+    assert deck.params["cards"] == kept
 
 
 def test_a_deck_of_a_games_own_cards_has_no_back_of_its_own(tmp_path: Path):
@@ -297,3 +467,76 @@ def test_a_mat_copy_without_a_panel_takes_the_mats(tmp_path: Path):
     assert mat.params["copies"] == [
         {"params": {}, "who": None, "text": None, "stem": "left", "panel": None},
         {"params": {}, "who": None, "text": None, "stem": None, "panel": (1.0, 2.0, 30.0, 40.0)}]
+
+
+# --------------------------------------------------------------------------- next to the kit
+# The mutation sample scripts/mutation.py content --seed 12 left these survivors in the
+# readers of game.yaml and index.yaml around the kit (balance:, book.fonts, book.logo and the
+# rulebook's size); the content folder is High Five (tests/helpers.py), line by line.
+def test_a_draws_claim_without_a_bound_is_said_at_the_claim(content):
+    """High Five's game.yaml has six lines: balance: is line 7, the claim line 9."""
+    from helpers import GAME_FILE, errors
+
+    (content / "high-five" / "game.yaml").write_text(
+        GAME + "balance:\n  claims:\n    - {claim: draws}\n")
+    assert errors(content, GAME_FILE) == [
+        f"{GAME_FILE}:9:7: error: a draws claim needs at_most or at_least"]
+
+
+def test_a_font_with_one_damaged_outline_names_the_glyph(content):
+    """Cabin with the outline of its A made a call of a subroutine with no number: every
+    table reads, and drawing the A fails; the error names the glyph."""
+    from fontTools.ttLib import TTFont
+    from helpers import errors
+
+    cabin = Path("/usr/share/fonts/opentype/cabin/Cabin-Regular.otf")
+    if not cabin.exists():
+        pytest.skip(f"{cabin} is not installed (scripts/setup installs it)")
+    font = TTFont(str(cabin), recalcBBoxes=False)
+    cff = font["CFF "].cff
+    outline = cff[cff.fontNames[0]].CharStrings["A"]
+    outline.decompile()
+    outline.program = ["callsubr"]
+    font.save(str(content / "bad.otf"))
+    line = "    headings: {regular: bad.otf}"
+    (content / "index.yaml").write_text(f"book:\n  fonts:\n{line}\ngames: [high-five]\n")
+    got = errors(content, "content/index.yaml")
+    assert len(got) == 1 and got[0].startswith(
+        "content/index.yaml:3:25: error: 'bad.otf' is not a font file fontTools can read (a "
+        "damaged outline of the glyph 'A': "), got
+
+
+def test_a_logo_may_refer_to_its_own_parts_with_spaces_in_url(content):
+    """CSS lets url( #g ) hold spaces: still a part of the logo itself, not an outside
+    resource."""
+    from helpers import errors
+
+    (content / "logo.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><defs>'
+        '<linearGradient id="g"/></defs><rect width="40" height="20" fill="url( #g)"/></svg>')
+    (content / "index.yaml").write_text("book:\n  logo: logo.svg\ngames: [high-five]\n")
+    assert errors(content) == []
+
+
+def test_the_rulebook_text_is_said_where_it_passes_the_limit(content, monkeypatch):
+    """With the limit at exactly game.yaml's words (its one quickref line), game.yaml is
+    within it and the first rule ('# Playing', rules.md line 1) passes it."""
+    from helpers import RULES_FILE, errors
+
+    from builder import limits
+
+    quickref = "Play a card; the higher card scores."
+    monkeypatch.setattr(limits, "MAX_BOOK_CHARS", len(quickref))
+    titles = ("Playing", "A round", "Scoring", "Equal cards", "The end", "More points")
+    bodies = ("Both players choose a card from their hand and reveal the two together.",
+              "The higher card (ace high) scores its player a point.",
+              "If the two cards are equal, nobody scores.",
+              "When the hands are empty, the player with more points wins; equal points is "
+              "a draw.")
+    glossary = len("Point") + len("What the higher card of a round scores.")
+    total = len(quickref) + sum(map(len, titles)) + sum(map(len, bodies)) + glossary \
+        + len("A two-round game")
+    assert errors(content) == [
+        f"{RULES_FILE}:1:1: error: the rulebook of 'high-five' has {total:,} characters; at "
+        f"most {len(quickref)} characters of text per rulebook (rules, glossary, examples' "
+        "words); the text here passes it"]
