@@ -144,14 +144,17 @@ def make_settings(args):
     ``index.yaml``'s ``book:`` (a flag wins). Each flag is validated here, once:
     :class:`CommandError` for a ``--site-url`` that is no web address or a CMYK profile
     that cannot be used (before anything is built, so that a bad flag costs nothing)."""
-    from .render.site.pages import SiteError, normalise_url
     from .settings import PAPERS, Settings
 
     content, out = Path(args.content), Path(args.out)
-    try:
-        site_url = normalise_url(args.site_url) or None
-    except SiteError as e:
-        raise CommandError(f"--site-url: {e}") from None
+    site_url = None
+    if args.site_url:  # the website's module is loaded only when there is one to check
+        from .render.site.pages import SiteError, normalise_url
+
+        try:
+            site_url = normalise_url(args.site_url) or None
+        except SiteError as e:
+            raise CommandError(f"--site-url: {e}") from None
     shop = None
     if args.print_shop or args.cmyk_profile:
         from .render.printshop import PrintShopError, cmyk_profile
