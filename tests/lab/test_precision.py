@@ -305,9 +305,3 @@ def test_stale_figures_are_marked_in_book_and_site(report, stale):
         assert "By the numbers" in html
         assert (STALE_NOTE in html) is stale, name
         assert ('class="numbers-stale"' in html) is stale, name
-
-
-def test_by_the_numbers_starts_a_page_of_its_own_in_the_book():
-    css = (ROOT / "templates" / "book" / "book.css").read_text()
-    rule = re.search(r"\.numbers-sec\s*\{([^}]*)\}", css)
-    assert rule and re.search(r"break-before:\s*page", rule.group(1))
