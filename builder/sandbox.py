@@ -239,14 +239,19 @@ class Budget:
         self.made = 0
         self.start = time.monotonic()
         self.deadline = self.start + limits.seconds
+        #: the render was stopped (the timer, which rings at the same deadline, then keeps
+        #: quiet: ringing while the stop is on its way out would lose the template's line)
+        self.over = False
 
     def tick(self, n: int = 1) -> None:
         self.ops += n
         if self.ops > self.limits.operations:
+            self.over = True
             raise _OverLimit(f"the template went over its operation budget "
                              f"({self.limits.operations:,} loop rounds, calls and reads); "
                              f"a loop that never ends, or far too much work")
         if time.monotonic() > self.deadline:
+            self.over = True
             raise _OverLimit(self.timeout())
 
     def timeout(self) -> str:
@@ -297,6 +302,9 @@ class _Alarm:
         return self
 
     def _ring(self, signum, frame):
+        budget = _BUDGET.get()
+        if budget is not None and budget.over:  # stopped already, and on its way out
+            return
         raise _OverLimit(f"the template ran longer than its time limit ({self.seconds:g} s)")
 
     def __exit__(self, *exc):
@@ -552,12 +560,20 @@ class BoundedEnvironment(SandboxedEnvironment):
     def concat(self, pieces: Iterable[str]) -> str:  # type: ignore[override]
         """The output of a render, measured as it is made."""
         out, size = [], 0
-        for piece in pieces:
-            size += len(piece)
-            if size > self.limits.output:
-                raise _OverLimit(f"the template's output is larger than "
-                                 f"{self.limits.output:,} characters", _suspended_at(pieces))
-            out.append(piece)
+        try:
+            for piece in pieces:
+                size += len(piece)
+                if size > self.limits.output:
+                    raise _OverLimit(f"the template's output is larger than "
+                                     f"{self.limits.output:,} characters",
+                                     _suspended_at(pieces))
+                out.append(piece)
+        except _OverLimit as e:
+            # the time limit's signal may ring here, between two pieces, where no template
+            # frame is on the way out: the line is where the template stands
+            if e.where is None and not _template_frames(e.__traceback__, self):
+                e.where = _suspended_at(pieces)
+            raise
         return "".join(out)
 
     # -- what a template may read and call

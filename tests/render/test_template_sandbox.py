@@ -222,6 +222,44 @@ def test_time_spent_inside_one_call_is_stopped_too(root: Path):
     assert e.value.line == 2 and "time limit (1 s)" in e.value.message
 
 
+def test_a_render_stopped_at_its_deadline_keeps_its_line_while_the_timer_rings(
+        root: Path, monkeypatch):
+    """The timer rings at the same deadline as the loop's own clock. When the loop's clock
+    stops the render first, the timer rings while the stop is on its way out; it must keep
+    quiet, or its own stop replaces the located one (CI once said ``<template>:1:1`` for a
+    loop on line 2). The way out is slowed here so that the timer always rings on it."""
+    locate = sandbox._locate
+
+    def slow_locate(error, env):
+        time.sleep(0.4)  # past the timer's deadline, whichever stop came first
+        return locate(error, env)
+
+    monkeypatch.setattr(sandbox, "_locate", slow_locate)
+    env = sandbox.environment(root, limits=sandbox.Limits(seconds=0.3))
+    (root / "templates" / "site" / "x.html.j2").write_text(
+        "a\n{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}")
+    for _ in range(3):
+        with pytest.raises(sandbox.TemplateFault) as e:
+            env.get_template("site/x.html.j2").render()
+        assert (e.value.line, e.value.message) == (
+            2, "the template ran longer than its time limit (0.3 s)"), e.value
+
+
+def test_the_timer_is_quiet_once_the_budget_stopped_the_render():
+    budget = sandbox.Budget(sandbox.Limits(seconds=5.0))
+    token = sandbox._BUDGET.set(budget)
+    try:
+        alarm = sandbox._Alarm(5.0)
+        with pytest.raises(sandbox._OverLimit):
+            alarm._ring(None, None)
+        budget.deadline = 0.0
+        with pytest.raises(sandbox._OverLimit):
+            budget.tick()
+        assert alarm._ring(None, None) is None
+    finally:
+        sandbox._BUDGET.reset(token)
+
+
 def test_the_shipped_content_uses_a_small_part_of_each_limit(report):
     """Every site page of the shipped content, rendered with its budget watched: a few per
     cent of the operations and of the characters made (the limits leave room for content
