@@ -365,8 +365,9 @@ def test_every_rulebook_has_its_numbers_with_charts_as_vector_text(built, slug):
     where = [i for i, t in enumerate(pages)
              if "By the numbers" in t and not t.startswith("Contents")]
     assert where, "no By the numbers section"
-    # (the section follows the worked examples without a forced page break: one left an
-    # example's last two lines alone on a page; see docs/balance.md)
+    # the section starts a page of its own: its heading is the page's first line (the
+    # running head comes last in the text), nothing of the worked examples above it
+    assert pages[where[0]].startswith("By the numbers\n"), pages[where[0]][:200]
     # words as read, whatever line they were broken on
     text = " ".join(" ".join(pages[where[0]:where[0] + 3]).split())
     # the charts' own words, set as text in the PDF (not pictures of words)
