@@ -440,6 +440,8 @@ class DeckReader(Reader):
                     ok = False
                     continue
                 problem = name_problem(str(title))
+                if not problem and len(str(title)) > MAX_CELL_CHARS:
+                    problem = f"has {len(str(title)):,} characters; at most {MAX_CELL_CHARS}"
                 if problem:
                     self.diags.error(where.get("name", at), f"card '{code}': name {problem}")
                     ok = False

@@ -306,6 +306,14 @@ def test_a_field_of_600_characters_is_the_longest(colours):
     assert made(report) is None
 
 
+def test_a_card_name_is_bounded_as_a_field_is(colours):
+    got, report = with_csv(colours, HEADER + GOOD + "Z1," + "W" * 600 + ",green,0,1\n")
+    assert got == [] and made(report).card("Z1").name() == "W" * 600
+    got, report = with_csv(colours, HEADER + GOOD + "Z1," + "W" * 601 + ",green,0,1\n")
+    assert got == [f"{CSV}:7:4: error: card 'Z1': name has 601 characters; at most 600"]
+    assert made(report) is None
+
+
 def test_a_field_that_is_a_list_or_a_mapping_is_refused_with_its_card(colours):
     got, report = with_yaml(colours, "- {code: R6, number: 6}\n- {code: B6, number: {n: 6}}\n"
                                      "- {code: B2, colour: [blue]}\n")
