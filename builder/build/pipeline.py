@@ -247,7 +247,10 @@ def up_to_date(settings: Settings, quick: bool = False) -> int | None:
     parts = parts_of(inputs.slugs, whole=True)
     if set(parts) != set(old.units):
         return None
-    pdfs = pdf_stamps(out / "pdf")
+    # the PDFs the build's parts wrote, as the website's key saw them (a PDF left in the
+    # output by another build, which no part owns, was not beside the website then)
+    owned = {f for p in parts for f in (old.units[p].get("files") or {})}
+    pdfs = [s for s in pdf_stamps(out / "pdf") if f"pdf/{s.split(':', 1)[0]}" in owned]
     for p in parts:
         if not old.intact(p, key_of(p, inputs, pdfs), out):
             return None

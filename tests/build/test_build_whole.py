@@ -277,6 +277,25 @@ def test_a_game_build_keeps_the_other_parts_in_its_manifest(built, tmp_path):
         assert (out / "site" / "pdf" / name).stat().st_ino == (out / "pdf" / name).stat().st_ino
 
 
+def test_a_pdf_no_part_owns_does_not_keep_a_build_from_being_up_to_date(built, tmp_path):
+    """A PDF left in the output's pdf/ by something else (a build of other content into
+    the same output) is no part's file: the website's key never saw it, so it must not make
+    every later build look changed (it did: each one checked and rendered nothing)."""
+    import os
+
+    content, first, _, _ = built
+    out = tmp_path / "output"
+    shutil.copytree(first, out, copy_function=os.link)
+    n = up_to_date(letter(content, out))
+    assert n is not None
+    shutil.copy(first / "pdf" / "war-rules.pdf", out / "pdf" / "stray-rules.pdf")
+    assert up_to_date(letter(content, out)) == n
+    # a PDF a part owns, changed, still counts
+    (out / "pdf" / "war-rules.pdf").unlink()
+    shutil.copy(first / "pdf" / "peace-rules.pdf", out / "pdf" / "war-rules.pdf")
+    assert up_to_date(letter(content, out)) is None
+
+
 def test_the_rulebooks_alone_are_bound_into_a_compendium(built, tmp_path):
     """``render_pdfs``, the rulebooks and the compendium without the build around them (the
     benchmark's measure): by default it binds the compendium, and the books carry the
