@@ -479,6 +479,9 @@ class BookRenderer:
     def __init__(self, settings: Settings, *, templates: Path | None = None,
                  accent: str | None = None, logo: str | None = None, figures=None,
                  content_root: Path | None = None):
+        from . import columns
+
+        columns.install()  # balanced columns in about ten layouts, not hundreds
         self.paper = settings.paper
         self.figures = figures
         self.env = environment(templates, extensions=["jinja2.ext.do"])
