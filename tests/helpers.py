@@ -39,6 +39,28 @@ def run_warbook(*args: str, timeout: int = 900) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=timeout)
 
 
+def warbook_here(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """``warbook ARGS`` in this process from ``cwd``, its output captured: the code under
+    test is the code the test imported (what mutation testing mutates), not an installed
+    copy."""
+    import contextlib
+    import io
+    import os
+
+    from builder import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli.main(list(args))
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(["warbook", *args], status, out.getvalue(),
+                                       err.getvalue())
+
+
 # --------------------------------------------------------------------------- High Five
 #: the paths of High Five's files as the check's messages print them (the texts below are
 #: these files' contents, line by line)

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -13,27 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import warbook_here
 
-from builder import cli
 from builder.check import run_check
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTENT = ROOT / "content"
 
 
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    """``warbook ARGS`` in this process, its output captured: the code under test is the
-    code this test imported (what mutation testing mutates), not an installed copy."""
-    out, err = io.StringIO(), io.StringIO()
-    here = os.getcwd()
-    os.chdir(cwd)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = cli.main(list(args))
-    finally:
-        os.chdir(here)
-    return subprocess.CompletedProcess(["warbook", *args], status, out.getvalue(),
-                                       err.getvalue())
+run = warbook_here  # warbook ARGS in this process, its output captured
 
 
 def test_the_command_line_runs_as_a_module():

@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import warbook_here
 
 from builder import checkcache, cli
 
@@ -25,16 +26,7 @@ GAMES = ("war", "peace", "happy-families")
 
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     """``warbook ARGS`` in this process from ``cwd``, its output captured."""
-    out, err = io.StringIO(), io.StringIO()
-    here = os.getcwd()
-    os.chdir(cwd)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = cli.main(list(args))
-    finally:
-        os.chdir(here)
-    return subprocess.CompletedProcess(["warbook", *args], status, out.getvalue(),
-                                       err.getvalue())
+    return warbook_here(*args, cwd=cwd)
 
 
 def same(a: subprocess.CompletedProcess, b: subprocess.CompletedProcess) -> None:

@@ -323,13 +323,10 @@ def warbook(*args: str, env: dict) -> subprocess.CompletedProcess:
     return proc
 
 
-def manifest_figures(out: Path) -> dict:
-    return json.loads((out / ".warbook-build.json").read_text())["check"]["figures"]
-
-
-@pytest.mark.slow
-@pytest.mark.build
-def test_build_quick_then_build_measures_what_quick_marked(tmp_path, monkeypatch):
+def war_without_figures(tmp_path: Path) -> tuple[Path, Path, dict, tuple]:
+    """A content folder of War alone, its figures file taken away; the output beside it; an
+    environment that keeps figures beside the content and caps them at 20 games; and the
+    arguments of a build of the one into the other."""
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content" / "war", content / "war")
     (content / "war" / fig.FILE).unlink(missing_ok=True)
@@ -337,7 +334,17 @@ def test_build_quick_then_build_measures_what_quick_marked(tmp_path, monkeypatch
     out = tmp_path / "output"
     env = {k: v for k, v in os.environ.items() if k != "WARBOOK_CACHE"}
     env.update(WARBOOK_LAB_GAMES="20", XDG_CACHE_HOME=str(tmp_path / "xdg"))
-    args = ("build", "--content", str(content), "--out", str(out))
+    return content, out, env, ("build", "--content", str(content), "--out", str(out))
+
+
+def manifest_figures(out: Path) -> dict:
+    return json.loads((out / ".warbook-build.json").read_text())["check"]["figures"]
+
+
+@pytest.mark.slow
+@pytest.mark.build
+def test_build_quick_then_build_measures_what_quick_marked(tmp_path, monkeypatch):
+    content, out, env, args = war_without_figures(tmp_path)
 
     first = warbook(*args, env=env)
     assert first.returncode == 0, first.said
@@ -370,14 +377,7 @@ def test_build_quick_then_build_measures_what_quick_marked(tmp_path, monkeypatch
 @pytest.mark.slow
 @pytest.mark.build
 def test_build_with_a_read_only_content_folder_keeps_the_figures_in_the_output(tmp_path):
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content" / "war", content / "war")
-    (content / "war" / fig.FILE).unlink(missing_ok=True)
-    (content / "index.yaml").write_text("games: [war]\n")
-    out = tmp_path / "output"
-    env = {k: v for k, v in os.environ.items() if k != "WARBOOK_CACHE"}
-    env.update(WARBOOK_LAB_GAMES="20", XDG_CACHE_HOME=str(tmp_path / "xdg"))
-    args = ("build", "--content", str(content), "--out", str(out))
+    content, out, env, args = war_without_figures(tmp_path)
     subprocess.run(["chattr", "+i", str(content / "war")], check=True)
     try:
         first = warbook(*args, env=env)
