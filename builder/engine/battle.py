@@ -169,6 +169,11 @@ def _s(n: int, word: str = "card") -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _only(n: int, word: str = "card") -> str:
+    """"no cards" or "only 1 card": how many a player is short with, read aloud."""
+    return f"no {word}s" if n == 0 else f"only {_s(n, word)}"
+
+
 class BattleState(State):
     game: GameDef
 
@@ -361,7 +366,7 @@ class BattleState(State):
             have = len(self.hand[p]) + len(self.deck[p]) + len(self.discard[p])
             if have < 2:
                 ev.append(Event("short", "cannot-supply",
-                                f"{{{p}}} has only {_s(have)} for the battle's two cards.",
+                                f"{{{p}}} has {_only(have)} for the battle's two cards.",
                                 p, (), {"has": have}))
                 self._kill_play(p, "cannot-supply", " with the battle lost", ev)
                 self._knock_out(p, "cannot-supply", ev)

@@ -156,6 +156,11 @@ def _s(n: int, word: str = "card") -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _only(n: int, word: str = "card") -> str:
+    """"no cards" or "only 1 card": how many a player is short with, read aloud."""
+    return f"no {word}s" if n == 0 else f"only {_s(n, word)}"
+
+
 class DeckState(State):
     game: GameDef
 
@@ -337,7 +342,7 @@ class DeckState(State):
         for p in short:
             self.out.append(p)
             ev.append(Event("cannot-finish", "war-cannot-finish",
-                            f"{{{p}}} has only {_s(self.total(p))} left and cannot complete the war: "
+                            f"{{{p}}} has {_only(self.total(p))} left and cannot complete the war: "
                             f"{{{p}}} is out.", p, (), {"have": self.total(p)}))
         if short:
             left = self.alive()

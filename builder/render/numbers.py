@@ -143,8 +143,7 @@ def _lead(figures: dict, total: int, decisions: bool, bots: list[str]) -> str:
     """Who played, how, and how far: the figures' sample sizes and precision in words."""
     from ..lab.text import WAYS
 
-    lead = f"warbook played this game {total:,} times on its reference engine, with the " \
-           f"computer in every seat"
+    lead = f"A computer played this game {total:,} times, taking every seat"
     ways = {"random": "picking any legal move at random",
             "heuristic": "following simple good habits",
             "search": "looking ahead (playing each likely move out in imagined games first)"}
