@@ -55,6 +55,15 @@ def _clean(svg: str, chart_id: str) -> str:
     return svg
 
 
+def _titled(svg: str, words: str) -> str:
+    """The chart's own title (pygal writes "Pygal") replaced by ``words``: what a screen
+    reader says of the chart, on the site and in the tagged PDF (its figure's /Alt)."""
+    from markupsafe import escape
+
+    return re.sub(r"<title>[^<]*</title>", lambda m: f"<title>{escape(words)}</title>", svg,
+                  count=1)
+
+
 def _style(accent: str):
     from pygal.style import Style
 
@@ -239,4 +248,6 @@ def numbers_view(figures: dict | None, slug: str, accent: str,
         else:  # never for the books' figures (one option value at a time)
             words = ", ".join(t.option_words(k, x, labels.get(k)) for k, x in changed.items())
         nv.options.append(t.option_sentence(s, rw, words, precision))
+    for c in nv.charts:
+        c.svg = Markup(_titled(str(c.svg), f"{c.title}. {c.reading}"))
     return nv

@@ -27,6 +27,8 @@ from pathlib import Path
 import pikepdf
 from pikepdf import Array, Dictionary, Name, OutlineItem, Pdf, String
 
+from .tagging import scope_table_headers
+
 #: URI scheme of a link to an anchor in another part of the bound book
 DEST_SCHEME = "warbook-dest:"
 
@@ -179,6 +181,7 @@ def bind(front: Path, parts: list[Part], target: Path) -> int:
     if len(namespaces):
         struct.Namespaces = namespaces
     root.PageLabels = Dictionary(Nums=labels)
+    scope_table_headers(book)  # the front matter's tables (the parts' have theirs)
 
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:

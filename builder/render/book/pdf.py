@@ -156,6 +156,10 @@ def diagram_keeper(art: list) -> "Callable[[Any], int]":
     return helper(diagram_id)
 
 
+#: the books are written as PDF/UA-1 (WeasyPrint tags them and writes the XMP packet that
+#: claims it; :mod:`.tagging` adds the table headers' scopes)
+PDF_VARIANT = "pdf/ua-1"
+
 #: the diagrams' words: Cabin, the owner bold on the label's first line, the place below it.
 #: Nothing in a diagram is set under MIN_PT (issue 14: 7 pt is the least a player reads at
 #: the table); the columns widen to hold the words at that size (``column_widths``).
@@ -558,10 +562,7 @@ class BookRenderer:
     def write(self, doc, target: Path) -> int:
         """Write a laid-out document, its diagrams' words drawn over their pictures."""
         placed = diagram_placements(doc, self.fetcher)
-        if placed:
-            stamp(doc.write_pdf(pdf_tags=True), placed, self.fetcher.cards, target)
-        else:
-            doc.write_pdf(str(target), pdf_tags=True)
+        stamp(doc.write_pdf(pdf_variant=PDF_VARIANT), placed, self.fetcher.cards, target)
         self.pages += len(doc.pages)
         return len(doc.pages)
 
@@ -612,7 +613,7 @@ class BookRenderer:
         fill_page_refs(front, {a: p for b in books for a, p in b.pages.items()})
         front_path = target.with_name(f".{target.stem}-front.pdf")
         try:
-            front.write_pdf(str(front_path), pdf_tags=True)
+            front.write_pdf(str(front_path), pdf_variant=PDF_VARIANT)
             n = bind(front_path, [Part(b.title, b.path) for b in books], target)
         finally:
             front_path.unlink(missing_ok=True)

@@ -30,6 +30,7 @@ from pikepdf import Array, Dictionary, Name
 
 from ..marks import Path as SignPath
 from .glyphs import Face, Run
+from .tagging import scope_table_headers
 
 PT_PER_MM = 72 / 25.4
 PT_PER_PX = 0.75  # CSS pixels (WeasyPrint's unit) to PDF points
@@ -337,8 +338,9 @@ class _Writer:
 
 def stamp(pdf_bytes: bytes, placed: list[Placed], cards: CardForms, target: Path) -> None:
     """Write ``pdf_bytes`` (a WeasyPrint PDF) to ``target`` with every diagram drawn over
-    its (empty) picture."""
+    its (empty) picture, and its table headers scoped (:mod:`.tagging`)."""
     pdf = pikepdf.open(io.BytesIO(pdf_bytes))
+    scope_table_headers(pdf)
     writer = _Writer(pdf, cards)
     by_page: dict[int, list[Placed]] = {}
     for p in placed:
