@@ -864,7 +864,7 @@ PRODUCTS: dict[str, Product] = {
         }),
     "book": Product(
         globals=frozenset({"example_height", "comment_below", "step_layout", "page_ref",
-                           "diagram_id"}),
+                           "diagram_id", "no_lone_word"}),
         templates={"book/book.html.j2": frozenset({"book", "games"}),
                    "book/front.html.j2": frozenset({"book", "games"})},
         extensions=("jinja2.ext.do",)),

@@ -120,6 +120,15 @@ def _quotes(text: str) -> str:
     return text.replace('"', "\u201d")
 
 
+def no_lone_word(text: str) -> str:
+    """Every paragraph's last two words joined by a no-break space, so that no line of it
+    holds one word alone (the covers' title, tagline, credit and summary). Markup keeps its
+    tags: the join is made before each closing ``</p>``."""
+    if isinstance(text, Markup):
+        return Markup(re.sub(r"(?<=\S) ([^\s<>]+\s*</p>)", "\u00a0\\1", str(text)))
+    return re.sub(r"(?<=\S) (\S+)\s*$", "\u00a0\\1", text)
+
+
 def smart(text: str) -> str:
     """Plain text typeset: curly quotes, en dashes in ranges, "an 8". For titles and
     labels, which stay plain text (bookmarks, running heads, alternative text)."""

@@ -33,7 +33,7 @@ from ..marks import LABEL_FONT, card_shapes, place_sign, swatch_for
 from ..marks import Path as SignPath
 from ..marks import Text as SignText
 from ..marks import ground as place_ground
-from ..markup import Markdown, page_ref
+from ..markup import Markdown, no_lone_word, page_ref
 from ..present import FAN_STEP, GameView, Links, Presenter
 from ..templating import TEMPLATES, environment, helper, read_template_file
 from .glyphs import PT, Run, Style, block, wrap
@@ -493,6 +493,7 @@ class BookRenderer:
         self.env.globals["comment_below"] = helper(comment_below)
         self.env.globals["step_layout"] = helper(step_layout)
         self.env.globals["page_ref"] = helper(page_ref)
+        self.env.globals["no_lone_word"] = helper(no_lone_word)
         self.font_config = FontConfiguration()
         root = content_root if content_root is not None else (
             templates.parent if templates is not None else None)

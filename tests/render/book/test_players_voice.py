@@ -42,3 +42,18 @@ def test_a_player_short_of_cards_has_none_or_only_some():
         assert mod._only(0) == "no cards"
         assert mod._only(1) == "only 1 card"
         assert mod._only(3, "face-down card") == "only 3 face-down cards"
+
+
+def test_no_cover_line_holds_one_word_alone():
+    """The covers' texts keep their last two words together (issue 27, item 6), in plain
+    text and in the summary's paragraphs, tags kept."""
+    from markupsafe import Markup
+
+    from builder.render.markup import no_lone_word
+
+    assert no_lone_word("Winning the Battle, Losing the War") == \
+        "Winning the Battle, Losing the\u00a0War"
+    assert no_lone_word("War") == "War"
+    out = no_lone_word(Markup("<p>Keep the battlefield.</p>\n<p>Two <em>or</em> more.</p>"))
+    assert isinstance(out, Markup)
+    assert str(out) == "<p>Keep the\u00a0battlefield.</p>\n<p>Two <em>or</em>\u00a0more.</p>"
