@@ -4,9 +4,12 @@
 
    A query is words: each is looked up stemmed (so "reinforcement" finds "Reinforcing"),
    stop words ("how", "do", "I") are left out, a word of four letters or more also matches
-   within one or two typos, and the word being typed also matches as a prefix. A word in a
-   title or rule heading counts ten times one in the text; on a game's page that game's
-   hits come first. Results are built with DOM nodes and textContent only. */
+   within one or two typos, and the word being typed also matches as a prefix. Words in
+   double quotes ("deck management", or curly quotes) are a phrase: an entry is found only
+   if its title or its text has those words in that order, next to each other. A game's
+   own page weighs most for its name, then a word in a title or rule heading counts ten
+   times one in the text (the index's boosts); on a game's page that game's hits come
+   first. Results are built with DOM nodes and textContent only. */
 (function () {
   "use strict";
   var here = document.currentScript && document.currentScript.src;
@@ -50,29 +53,105 @@
       .map(function (t) { return t.toString(); });
   }
 
-  /* hits for `query`: [{it, game, score, terms}] best first; `only` keeps one game's */
+  var LETTER = "A-Za-z0-9\u00C0-\u024F";
+  var QUOTE = /["\u201c\u201d\u201e]([^"\u201c\u201d\u201e]*)(["\u201c\u201d\u201e]?)/g;
+
+  /* the query's phrases (in double quotes; an unclosed quote runs to the end, its last
+     word being typed) and its words outside quotes */
+  function parse(query) {
+    var phrases = [], rest = "", last = 0, m;
+    QUOTE.lastIndex = 0;
+    while ((m = QUOTE.exec(query)) !== null) {
+      rest += query.slice(last, m.index) + " ";
+      last = QUOTE.lastIndex;
+      var ps = m[1].split(new RegExp("[^" + LETTER + "]+")).filter(Boolean);
+      if (!ps.length) continue;
+      /* the words in this order, anything but a letter or digit between them (a space, a
+         hyphen, an apostrophe), not inside another word; the last a prefix while open */
+      var open = !m[2] && last === query.length;
+      phrases.push({
+        re: new RegExp("(^|[^" + LETTER + "])(" + ps.join("[^" + LETTER + "]+") + ")"
+                       + (open ? "" : "(?![" + LETTER + "])"), "gi"),
+        words: words(ps.join(" ")), open: open });
+    }
+    rest += query.slice(last);
+    return { words: words(rest), phrases: phrases };
+  }
+
+  /* [start, end] of each occurrence of a phrase in text */
+  function phraseAt(text, phrases) {
+    var out = [];
+    phrases.forEach(function (p) {
+      var m;
+      p.re.lastIndex = 0;
+      while ((m = p.re.exec(text)) !== null) {
+        var start = m.index + m[1].length;
+        out.push([start, start + m[2].length]);
+        if (p.re.lastIndex === m.index) p.re.lastIndex++;
+      }
+    });
+    return out.sort(function (a, b) { return a[0] - b[0]; });
+  }
+
+  function hasPhrases(it, phrases) {
+    return phrases.every(function (p) {
+      p.re.lastIndex = 0;
+      var inTitle = p.re.test(it.t);
+      p.re.lastIndex = 0;
+      var inText = !inTitle && p.re.test(it.x || "");
+      p.re.lastIndex = 0;
+      return inTitle || inText;
+    });
+  }
+
+  /* hits for `query`: [{it, game, score, terms, loose, phrases}] best first; `only` keeps
+     one game's. `terms`: the index terms that matched (the landing page marks them);
+     `loose`: those of the words outside quotes (marked one by one in the results). With
+     a phrase, every entry is tried against it (the index knows words, not their order)
+     and lunr's score of its words ranks the entries that have it. */
   function search(db, query, only) {
     var lunr = window.lunr;
-    var ws = words(query);
-    if (!ws.length) return [];
-    var raw = db.idx.query(function (q) {
-      ws.forEach(function (w, n) {
-        var stem = lunr.stemmer(new lunr.Token(w)).toString();
-        q.term(w, { boost: 10 });  // through the search pipeline: stemmed
-        if (n === ws.length - 1 && w.length >= 2) {
-          q.term(w, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 2 });
-        }
-        if (w.length >= 4) {
-          q.term(stem, { usePipeline: false, editDistance: w.length >= 8 ? 2 : 1, boost: 1 });
-        }
+    var parsed = parse(query);
+    var ws = parsed.words, phrases = parsed.phrases;
+    if (!ws.length && !phrases.length) return [];
+    var stems = {}, inPhrase = {}, lookup = [];
+    ws.forEach(function (w) { stems[lunr.stemmer(new lunr.Token(w)).toString()] = true; });
+    phrases.forEach(function (p) {
+      p.words.forEach(function (w, n) {
+        var typing = p.open && n === p.words.length - 1;
+        lookup.push({ w: w, typing: typing });
+        if (!typing) inPhrase[lunr.stemmer(new lunr.Token(w)).toString()] = true;
       });
     });
+    var found = {};
+    if (ws.length || lookup.length) {
+      db.idx.query(function (q) {
+        lookup.forEach(function (r) {
+          if (r.typing) q.term(r.w, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 10 });
+          else q.term(r.w, { boost: 10 });
+        });
+        ws.forEach(function (w, n) {
+          var stem = lunr.stemmer(new lunr.Token(w)).toString();
+          q.term(w, { boost: 10 });  // through the search pipeline: stemmed
+          if (n === ws.length - 1 && w.length >= 2 && !phrases.length) {
+            q.term(w, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 2 });
+          }
+          if (w.length >= 4) {
+            q.term(stem, { usePipeline: false, editDistance: w.length >= 8 ? 2 : 1, boost: 1 });
+          }
+        });
+      }).forEach(function (r) { found[r.ref] = r; });
+    }
+    var refs = phrases.length ? db.items.map(function (it, n) { return String(n); }) : Object.keys(found);
     var out = [];
-    raw.forEach(function (r) {
-      var it = db.items[Number(r.ref)];
+    refs.forEach(function (ref) {
+      var it = db.items[Number(ref)], r = found[ref];
       if (only && it.g !== only) return;
-      out.push({ it: it, game: db.games[it.g] || it.g, terms: Object.keys(r.matchData.metadata),
-                 score: r.score * (it.g === CURRENT ? HERE_BOOST : 1), n: Number(r.ref) });
+      if (phrases.length && !hasPhrases(it, phrases)) return;
+      var terms = r ? Object.keys(r.matchData.metadata) : [];
+      out.push({ it: it, game: db.games[it.g] || it.g, terms: terms, phrases: phrases,
+                 loose: terms.filter(function (t) { return stems[t] || !inPhrase[t]; }),
+                 score: (r ? r.score : 0.001) * (it.g === CURRENT ? HERE_BOOST : 1), n: Number(ref) });
     });
     out.sort(function (a, b) { return b.score - a.score || a.n - b.n; });
     return out;
@@ -92,28 +171,35 @@
 
   var WORD = /[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F.'\u2019]*/g;
 
-  /* text with each matching word marked */
-  function marked(text, terms) {
-    var frag = document.createDocumentFragment();
-    var last = 0, m;
+  /* text with each phrase and each matching word marked */
+  function marked(text, terms, phrases) {
+    var spans = phraseAt(text, phrases || []), m;
     WORD.lastIndex = 0;
     while ((m = WORD.exec(text)) !== null) {
       var w = m[0].replace(/[.'\u2019]+$/, "");
-      if (!matches(w, terms)) continue;
-      if (m.index > last) frag.appendChild(document.createTextNode(text.slice(last, m.index)));
-      var mk = document.createElement("mark");
-      mk.textContent = w;
-      frag.appendChild(mk);
-      last = m.index + w.length;
+      if (matches(w, terms)) spans.push([m.index, m.index + w.length]);
     }
+    spans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });
+    var frag = document.createDocumentFragment();
+    var last = 0;
+    spans.forEach(function (sp) {
+      if (sp[0] < last) return;  /* inside a phrase already marked */
+      if (sp[0] > last) frag.appendChild(document.createTextNode(text.slice(last, sp[0])));
+      var mk = document.createElement("mark");
+      mk.textContent = text.slice(sp[0], sp[1]);
+      frag.appendChild(mk);
+      last = sp[1];
+    });
     if (last < text.length) frag.appendChild(document.createTextNode(text.slice(last)));
     return frag;
   }
 
-  function snippet(text, terms) {
+  function snippet(text, terms, phrases) {
     var size = 160, at = -1, m;
+    var found = phraseAt(text, phrases || []);
+    if (found.length) at = found[0][0];
     WORD.lastIndex = 0;
-    while ((m = WORD.exec(text)) !== null) {
+    while (at < 0 && (m = WORD.exec(text)) !== null) {
       if (matches(m[0].replace(/[.'\u2019]+$/, ""), terms)) { at = m.index; break; }
     }
     if (at < 0 || text.length <= size) return text.length > size ? text.slice(0, size) + "\u2026" : text;
@@ -139,7 +225,7 @@
     a.addEventListener("click", function () { remember(hit); });
     var title = document.createElement("span");
     title.className = "hit-title";
-    title.appendChild(marked(hit.it.t, hit.terms));
+    title.appendChild(marked(hit.it.t, hit.loose, hit.phrases));
     var meta = document.createElement("span");
     meta.className = "hit-meta";
     meta.textContent = hit.game + " \u00b7 " + (KIND[hit.it.k] || hit.it.k);
@@ -148,7 +234,7 @@
     if (hit.it.x) {
       var sn = document.createElement("span");
       sn.className = "hit-text";
-      sn.appendChild(marked(snippet(hit.it.x, hit.terms), hit.terms));
+      sn.appendChild(marked(snippet(hit.it.x, hit.loose, hit.phrases), hit.loose, hit.phrases));
       a.appendChild(sn);
     }
     li.appendChild(a);
@@ -257,7 +343,7 @@
     var render = function () {
       var q = pageInput.value;
       var only = pageGame ? pageGame.value : "";
-      if (!q.trim()) { pageList.textContent = ""; pageStatus.textContent = "Type a word or a rule number, such as \u201cwar\u201d or \u201c4.2\u201d."; return; }
+      if (!q.trim()) { pageList.textContent = ""; pageStatus.textContent = "Type a word or a rule number, such as \u201cwar\u201d or \u201c4.2\u201d; words in double quotes are found side by side."; return; }
       withIndex(function (db) {
         if (pageInput.value !== q) return;
         var hits = search(db, q, only);

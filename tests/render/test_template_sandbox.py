@@ -450,7 +450,8 @@ CHECKS = {
                               "{% block main %}lost{% endblock %}"},
                              ["templates/site/index.html.j2:3:1: warning: block 'main' is not "
                               "in site/_base.html.j2 or what it extends, so what it holds is "
-                              "never shown (blocks there: body, body_class)"]),
+                              "never shown (blocks there: body, body_class, footer, "
+                              "head_assets, header)"]),
     # what can never render is said by the check, before a build
     "refused at check": ({"site/index.html.j2": "{{ games | length }}\n"
                           "{{ '%s' | format(games) }}\n{{ games.__class__ }}\n"

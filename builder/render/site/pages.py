@@ -9,7 +9,11 @@ any static host:
 * ``search.html`` and ``assets/search-index.js``: search over every game, offline (the
   index is a script assigning a global, so no ``fetch`` is needed);
 * ``cards/*.svg``: each card image written once (a game's own cards in
-  ``cards/<slug>/<deck>/``); ``assets/``: CSS, scripts, fonts.
+  ``cards/<slug>/<deck>/``); ``assets/``: CSS, scripts, fonts;
+* ``404.html``, which a host shows at any depth, so nothing on it is relative: its links
+  and assets are absolute under the site's address (``--site-url``), or, without one, its
+  links start at the host's root and its stylesheet, fonts and pictures are inside it
+  (:func:`standalone`).
 
 Content is data: Markdown goes through :mod:`.markup` (which escapes any HTML), plain
 strings through Jinja's autoescaping, and the search index is JSON with every ``<`` written
@@ -18,7 +22,9 @@ as ``\\u003c``, so no content can put markup or a script into a page.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
+import html
 import json
 import logging
 import os
@@ -26,6 +32,7 @@ import re
 import shutil
 import time
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -157,14 +164,46 @@ def link_terms(body: str, terms: list[TermLink], pattern: re.Pattern[str] | None
 
 
 # --------------------------------------------------------------------------- search index
+class _Text(HTMLParser):
+    """The text of an HTML fragment: tags dropped (a block or a line break between
+    words), character references decoded."""
+
+    BREAKS = {"p", "br", "li", "ul", "ol", "div", "h1", "h2", "h3", "h4", "h5", "h6",
+              "table", "tr", "td", "th", "dt", "dd", "blockquote"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.BREAKS:
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag):
+        self.handle_starttag(tag, [])
+
+    def handle_data(self, data):
+        self.parts.append(data)
+
+
+def html_text(fragment: str) -> str:
+    """Rendered HTML (a summary, a table cell) as the plain text a reader sees: no tags,
+    no character references (``&rsquo;`` is ’), one space between words."""
+    p = _Text()
+    p.feed(str(fragment or ""))
+    p.close()
+    return " ".join("".join(p.parts).split())
+
+
 def search_text(text: str, index: dict) -> str:
     """Markdown as plain text for the index, with each ``[[rule-id]]`` written as the
-    rule's number and title (as the page shows it), not as the bare id."""
+    rule's number and title (as the page shows it), not as the bare id, and character
+    references written as the characters they stand for (as the page shows them)."""
     def label(m: re.Match[str]) -> str:
         r = index.get(m.group(1))
         return r.label if r is not None else m.group(1)
 
-    return plain(re.sub(XREF, label, text or ""))
+    return html.unescape(plain(re.sub(XREF, label, text or "")))
 
 
 def search_records(views: list[GameView], games: list[Game]) -> list[dict[str, Any]]:
@@ -174,7 +213,9 @@ def search_records(views: list[GameView], games: list[Game]) -> list[dict[str, A
     for g, model in zip(views, games):
         page = page_name(g.slug)
         index = model.rule_index()
-        about = [g.tagline, plain(str(g.summary)), g.credit] + [str(v) for v in g.compare.values()]
+        # the summary is rendered HTML and the table cells may hold character references:
+        # the index holds the text a reader sees, never markup (a snippet shows it as is)
+        about = [g.tagline, html_text(g.summary), g.credit] + [html_text(v) for v in g.compare.values()]
         recs.append({"k": "game", "g": g.slug, "t": g.title, "u": page,
                      "x": " ".join(a for a in about if a)})
         for r in g.all_rules:
@@ -195,10 +236,13 @@ def search_records(views: list[GameView], games: list[Game]) -> list[dict[str, A
     return recs
 
 
-#: how much more a hit of each kind weighs than a worked example's (lunr document boost)
-KIND_BOOST = {"game": 1.0, "rule": 1.6, "clarification": 1.3, "term": 1.6, "example": 1.0}
+#: how much more a hit of each kind weighs than a worked example's (lunr document boost):
+#: a game's own page (its title is the page's title) twice, so "war" finds the War page
+#: before the glossary's "War" and the rules headed "War"
+KIND_BOOST = {"game": 2.0, "rule": 1.6, "clarification": 1.3, "term": 1.6, "example": 1.0}
 #: field boosts: a word in a title or rule heading counts ten times one in the text
-#: and a word of its permalink (a rule's id, "win-all-cards") four times
+#: and a word of its permalink (a rule's id, "win-all-cards"; a game's page name,
+#: "battle-lines") four times
 FIELDS = [{"field_name": "t", "boost": 10}, {"field_name": "a", "boost": 4}, {"field_name": "x"}]
 
 
@@ -211,6 +255,18 @@ def boost(record: dict[str, Any]) -> float:
     return b
 
 
+def permalink_words(record: dict[str, Any]) -> str:
+    """The words of an entry's address: a rule's or a term's anchor ("win all cards",
+    "term reserve"), a game's page name ("battle lines"); none for an example, whose
+    anchor only repeats the game's slug."""
+    page, _, anchor = record["u"].partition("#")
+    if record["k"] == "example":
+        return ""
+    if record["k"] == "game":
+        return page.removesuffix(".html").replace("-", " ")
+    return anchor.replace("-", " ")
+
+
 def search_index(records: list[dict[str, Any]]) -> dict[str, Any]:
     """A lunr index of ``records`` (refs are their positions), prebuilt with lunr.py the
     way MkDocs does, serialised for lunr.js 2.3.9 (``assets/lunr.min.js``): words are
@@ -218,9 +274,7 @@ def search_index(records: list[dict[str, Any]]) -> dict[str, Any]:
     "Reinforcing" meet at "reinforc"."""
     from lunr import lunr
 
-    docs = [({"id": str(i), "t": r["t"], "x": r["x"],
-              "a": r["u"].partition("#")[2].replace("-", " ") if r["k"] != "example" else ""},
-             {"boost": boost(r)})
+    docs = [({"id": str(i), "t": r["t"], "x": r["x"], "a": permalink_words(r)}, {"boost": boost(r)})
             for i, r in enumerate(records)]
     return lunr(ref="id", fields=FIELDS, documents=docs).serialize()
 
@@ -366,14 +420,16 @@ class SiteRenderer:
                 page=page_name(g.slug), preview=f"assets/preview/{g.slug}.png",
                 description=f"Rules of {g.title}: {g.tagline}",
                 result_text=helper(lambda res, g=g: result_text(res, g.names)))
-        # a missing page: served by static hosts for any path, so its links are absolute
-        # when the site's address is known (<base href>), relative otherwise
+        # a missing page: served by static hosts for any path, at any depth, so nothing on
+        # it is relative to its address: absolute links and assets when the site's address
+        # is known, else links from the host's root and the assets written into the page
+        # (standalone(), once the assets are written)
         pages["404.html"] = self.env.get_template("site/404.html.j2").render(
             games=views, nav=nav, current="", page_title=f"Page not found · {title}", page="",
-            preview="assets/preview/index.png", base_href=site_url or "",
-            description="This page does not exist.")
+            preview="assets/preview/index.png", description="This page does not exist.")
         for name, text in pages.items():
-            (out / name).write_text(text, encoding="utf-8")
+            if name != "404.html":
+                (out / name).write_text(text, encoding="utf-8")
         self.write_host_files(out, sorted(n for n in pages if n != "404.html"), site_url)
 
         assets = out / "assets"
@@ -399,6 +455,9 @@ class SiteRenderer:
         ncards = self.write_cards(out / "cards", views, faces)
         self.link_pdfs(pdfs, out / PDF)
         self.write_pictures(assets, report, views, mark=assets / Path(mark).name)
+        missing = pages["404.html"]
+        (out / "404.html").write_text(missing if site_url else standalone(missing, assets),
+                                      encoding="utf-8")
         return {"pages": len(pages), "cards": ncards}
 
     @staticmethod
@@ -471,6 +530,63 @@ class SiteRenderer:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(faces.svg(ref, "compact"), encoding="utf-8")
         return len(refs)
+
+
+# --------------------------------------------------------------------------- the 404 page
+#: what standalone() writes into the page as data: addresses
+DATA_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".woff2": "font/woff2"}
+_STYLESHEET = re.compile(r'<link rel="stylesheet" href="/assets/([\w.-]+\.css)">')
+_ASSET_REF = re.compile(r'(href|src)="/assets/([\w.-]+)"')
+_CSS_URL = re.compile(r"""url\(\s*(["']?)([\w./-]+)\1\s*\)""")
+_FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}\n?")
+_ITALIC = re.compile(r"font-style:\s*italic")
+
+
+def data_url(data: bytes, suffix: str) -> str:
+    return f"data:{DATA_TYPES[suffix.lower()]};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def standalone(page: str, assets: Path) -> str:
+    """The 404 page of a site whose address is unknown, made whole in itself: a host
+    shows it at any depth under a path the build cannot know, where no link to
+    ``assets/`` could be right. Its stylesheet (``/assets/site.css``) is written into a
+    ``<style>``, each upright web font the stylesheet names as a data: address cut to the
+    page's own characters, and each picture the page shows (``/assets/mark.svg``, the logo) as
+    a data: address, so it makes no request at all. The page's links stay as the
+    template wrote them (from the host's root)."""
+    chars = webfonts.characters([page])
+    sources = {Path(name).stem: name for name in FONT_FILES}
+    inside = assets.resolve()
+
+    def embedded(path: Path) -> str | None:
+        path = path.resolve()
+        if path.suffix.lower() not in DATA_TYPES or inside not in path.parents or not path.is_file():
+            return None
+        if path.suffix.lower() == ".woff2" and path.stem in sources:
+            return data_url(webfonts.cached_woff2(find_font(sources[path.stem]), chars), ".woff2")
+        return data_url(path.read_bytes(), path.suffix)
+
+    def css_url(m: re.Match[str]) -> str:
+        data = embedded(assets / m.group(2))
+        return m.group(0) if data is None else f'url("{data}")'
+
+    def stylesheet(m: re.Match[str]) -> str:
+        path = assets / m.group(1)
+        if not path.is_file():
+            return m.group(0)
+        # the page sets nothing in italic: its italic faces are left out (the browser
+        # would slant the upright one), a quarter of what the page would weigh
+        css = _FONT_FACE.sub(lambda f: "" if _ITALIC.search(f.group(0)) else f.group(0),
+                             path.read_text(encoding="utf-8"))
+        css = _CSS_URL.sub(css_url, css)
+        # no "</style>" can end the element early, whatever a content stylesheet holds
+        return "<style>\n" + css.replace("</", "<\\/") + "</style>"
+
+    def picture(m: re.Match[str]) -> str:
+        data = embedded(assets / m.group(2))
+        return m.group(0) if data is None else f'{m.group(1)}="{data}"'
+
+    return _ASSET_REF.sub(picture, _STYLESHEET.sub(stylesheet, page))
 
 
 def normalise_url(url: str | None) -> str:

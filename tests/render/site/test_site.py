@@ -122,6 +122,11 @@ def test_every_internal_link_and_anchor_resolves(site: Path):
     for page in sorted(site.glob("*.html")):
         for tag, attr, ref in parse(page).refs:
             checked += 1
+            if page.name == "404.html":  # shown at any depth: links from the host's root,
+                if ref.startswith("data:image/") and tag in ("img", "link"):  # pictures inside
+                    continue
+                assert ref.startswith(("/", "#")) and not ref.startswith("//"), f"404.html: {ref!r}"
+                ref = ref.lstrip("/") or "index.html"
             err = check_ref(site, page, ref)
             if err:
                 problems.append(f"{page.name}: <{tag} {attr}> {err}")
@@ -346,9 +351,11 @@ def test_every_page_loads_cleanly(browser, site, pages):
     try:
         for name in pages:
             pg, watch = open_page(ctx, site, name)
-            # use the search box too, so the index script is loaded on every page
-            pg.fill("#search-q", "war")
-            pg.wait_for_selector("#search-results:not([hidden]) .hit")
+            # use the search box too, so the index script is loaded on every page (but the
+            # 404 page, which has no script: its box sends the words to the search page)
+            if name != "404.html":
+                pg.fill("#search-q", "war")
+                pg.wait_for_selector("#search-results:not([hidden]) .hit")
             lazy = pg.eval_on_selector_all("img.card", "xs => xs.every(x => x.getAttribute('loading') === 'lazy')")
             assert lazy, name
             # card images load lazily (when their step shows): load them all now
@@ -823,7 +830,7 @@ def results(pg, page: str, query: str) -> list[str]:
     if page == "search.html":
         pg.fill("#search-page-q", query)
         pg.wait_for_function(
-            "q => document.getElementById('search-page-status').textContent.includes(q)",
+            "q => document.getElementById('search-page-status').textContent.includes('for \u201c' + q + '\u201d')",
             arg=query)
         return pg.eval_on_selector_all("#search-page-list .hit a", "as => as.map(a => a.getAttribute('href'))")
     pg.fill("#search-q", query)
@@ -968,8 +975,9 @@ def test_no_request_leaves_the_web_root(browser, site, pages):
             pg.on("request", lambda r: seen.append(r.url))
             for name in pages:
                 pg.goto(base + name, wait_until="networkidle")
-                pg.fill("#search-q", "war")
-                pg.wait_for_selector("#search-results:not([hidden]) .hit")
+                if name != "404.html":  # (no script there: see test_404_*)
+                    pg.fill("#search-q", "war")
+                    pg.wait_for_selector("#search-results:not([hidden]) .hit")
                 for href in pg.eval_on_selector_all('a[href$=".pdf"]', "as => as.map(a => a.href)"):
                     r = ctx.request.head(href)
                     assert r.status == 200, href
@@ -1017,11 +1025,16 @@ def test_site_url_adds_absolute_addresses(tmp_path: Path):
     assert '<link rel="canonical" href="https://example.org/rules/">' in (out / "index.html").read_text()
     assert re.findall(r"<loc>(.*?)</loc>", (out / "sitemap.xml").read_text()) == [
         "https://example.org/rules/", "https://example.org/rules/search.html", "https://example.org/rules/war.html"]
-    assert '<base href="https://example.org/rules/">' in (out / "404.html").read_text()
+    missing = (out / "404.html").read_text()
+    assert '<link rel="stylesheet" href="https://example.org/rules/assets/site.css">' in missing
+    assert '<a href="https://example.org/rules/war.html">' in missing and "<base" not in missing
     # without it: no absolute address anywhere, no sitemap
     plain = render_site(rep, tmp_path / "build2", Settings(root, tmp_path / "output"))
     assert "example.org" not in (plain / "war.html").read_text() and not (plain / "sitemap.xml").exists()
-    assert "<base" not in (plain / "404.html").read_text() and "canonical" not in (plain / "war.html").read_text()
+    assert "canonical" not in (plain / "war.html").read_text()
+    missing = (plain / "404.html").read_text()
+    assert "<base" not in missing and '<a href="/war.html">' in missing
+    assert "<style>" in missing and '"/assets/' not in missing and "<script" not in missing
 
 
 def test_games_menu_on_one_line_at_768(browser, site):
@@ -1034,3 +1047,234 @@ def test_games_menu_on_one_line_at_768(browser, site):
         assert not watch.problems
     finally:
         ctx.close()
+
+
+# --------------------------------------------------------------------------- the 404 page
+class _Host(_Quiet):
+    """A static host serving ``site`` under ``prefix`` ("/rules/"): a missing file is
+    answered 404 with the site's own 404.html, at any depth, as GitHub Pages, Netlify or
+    an S3 website do."""
+
+    site: Path
+    prefix = "/"
+
+    def translate_path(self, path):
+        path = urlsplit(path).path
+        if not path.startswith(self.prefix):
+            return str(self.site / ".no-such-file")
+        return super().translate_path("/" + path[len(self.prefix):])
+
+    def send_error(self, code, message=None, explain=None):
+        if code != 404:
+            return super().send_error(code, message, explain)
+        body = (self.site / "404.html").read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+
+class Host:
+    """``with Host(prefix) as h``: a server on 127.0.0.1 (``h.base``, no slash at the end)
+    that serves ``h.site`` (set it before the first request) under ``prefix``."""
+
+    def __init__(self, prefix: str, site: Path | None = None):
+        self.site = site
+        host = self
+
+        class Handler(_Host):
+            def __init__(self, *args, **kwargs):
+                self.site, self.prefix = host.site, prefix
+                super().__init__(*args, directory=str(host.site), **kwargs)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def open_missing(ctx, address: str):
+    """The 404 page at ``address``, loaded; (page, every request's URL, the problems: a
+    failed request or an HTTP error other than the page's own 404)."""
+    pg = ctx.new_page()
+    seen: list[str] = []
+    problems: list[str] = []
+    pg.on("request", lambda r: seen.append(r.url))
+    pg.on("requestfailed", lambda r: problems.append(f"failed: {r.url} {r.failure}"))
+    pg.on("response", lambda r: r.status >= 400 and r.url != address
+          and problems.append(f"HTTP {r.status}: {r.url}"))
+    pg.on("console", lambda m: m.type == "error" and m.location.get("url") != address
+          and problems.append(f"console: {m.text} ({m.location.get('url')})"))
+    pg.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    response = pg.goto(address, wait_until="networkidle")
+    assert response.status == 404, address
+    assert "Page not found" in pg.title()
+    return pg, seen, problems
+
+
+def assert_styled(pg) -> None:
+    """The site's stylesheet applies (the 404 page's own rule, the page colours) and its
+    two typefaces are loaded."""
+    style = pg.evaluate("""() => ({
+        width: getComputedStyle(document.querySelector('main.missing')).maxWidth,
+        ground: getComputedStyle(document.body).backgroundColor,
+        heading: getComputedStyle(document.querySelector('h1')).fontFamily,
+        brand: getComputedStyle(document.querySelector('.brand-mark')).width})""")
+    assert style["width"] == "736px", style  # .missing { max-width: 46rem }
+    assert style["ground"] != "rgba(0, 0, 0, 0)" and style["brand"] == "30px", style
+    assert style["heading"].startswith("Cabin"), style
+    fonts = pg.evaluate("document.fonts.ready.then(f => Array.from(f)"
+                        ".filter(x => x.status === 'loaded').map(x => x.family.replace(/\"/g, '')))")
+    assert "Cabin" in fonts and "EB Garamond" in fonts, fonts
+    assert pg.evaluate("document.querySelector('.brand-mark').naturalWidth") > 0
+
+
+@pytest.mark.parametrize("prefix", ["/", "/rules/"])
+def test_404_page_is_whole_at_any_depth_without_the_site_address(browser, site, prefix):
+    """Built without --site-url, a host may show the 404 page at any depth under a path the
+    build cannot know: it is styled, with its typefaces and pictures, and asks for
+    nothing (all of it is in the page). Its links start at the host's root, so they lead
+    home wherever the site is the root."""
+    with Host(prefix, site) as host:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            for address in (f"{host.base}{prefix}x/y/z/nothing", f"{host.base}{prefix}nothing.html"):
+                pg, seen, problems = open_missing(ctx, address)
+                assert_styled(pg)
+                assert not problems, problems
+                assert seen == [address], seen  # nothing but the page itself
+                if prefix == "/":
+                    pg.click("main a.button:text('All games')")
+                    pg.wait_for_url(f"{host.base}/index.html")
+                    assert pg.locator(".game-card").count() >= 8
+                pg.close()
+        finally:
+            ctx.close()
+
+
+@pytest.mark.slow
+@pytest.mark.build
+def test_404_page_works_at_any_depth_under_the_site_address(browser, tmp_path: Path):
+    """Built with --site-url (here the test host's own address, under /rules/), the 404
+    page links to its stylesheet, pictures and pages absolutely: styled, no failed
+    request, at depth 4 as at depth 1, its links lead to the site's pages, and its
+    links within the page stay on it."""
+    from builder.check import run_check
+    from builder.render.site.pages import render_site
+    from builder.settings import Settings
+
+    root = tmp_path / "content"
+    root.mkdir()
+    shutil.copytree(CONTENT / "war", root / "war")
+    (root / "index.yaml").write_text("games: [war]\n")
+    rep = run_check(root)
+    assert rep.ok
+    with Host("/rules/") as host:
+        host.site = render_site(rep, tmp_path / "build",
+                                Settings(root, tmp_path / "output", site_url=f"{host.base}/rules/"))
+        ctx = browser.new_context(viewport={"width": 360, "height": 740})
+        try:
+            for address in (f"{host.base}/rules/x/y/z/nothing", f"{host.base}/rules/nothing.html"):
+                pg, seen, problems = open_missing(ctx, address)
+                assert_styled(pg)
+                assert not problems, problems
+                assert f"{host.base}/rules/assets/site.css" in seen
+                assert all(u.startswith(f"{host.base}/rules/") for u in seen), seen
+                # "Skip to content" stays on the page (a <base> would send it home)
+                assert pg.evaluate("document.querySelector('.skip-link').href") == address + "#main"
+                assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+                pg.click("main a.button:text('All games')")
+                pg.wait_for_url(f"{host.base}/rules/index.html")
+                assert pg.locator(".game-card").count() == 1
+                pg.go_back()
+                pg.click("main .browse a:text('War')")
+                pg.wait_for_url(f"{host.base}/rules/war.html")
+                pg.close()
+        finally:
+            ctx.close()
+
+
+# --------------------------------------------------------------------------- search: names, text, phrases
+def index_items(site: Path) -> list[dict]:
+    text = (site / "assets/search-index.js").read_text(encoding="utf-8")
+    return json.loads(text[len("window.WARBOOK_SEARCH="):].rstrip().rstrip(";"))["items"]
+
+
+def test_a_game_page_ranks_first_for_its_name(context, site, report):
+    """A game's name (its title, or the short name the menu shows) finds its own page
+    first, before the glossary's entry or the rules headed with that word ("war" found
+    the War page 13th), from the search page and from another game's page."""
+    from builder.render.site.pages import short_title
+
+    pg, watch = open_page(context, site, "search.html")
+    wrong = []
+    for gr in report.games:
+        want = f"{gr.game.slug}.html"
+        for name in dict.fromkeys([gr.game.title, short_title(gr.game.title), gr.game.title.lower()]):
+            got = results(pg, "search.html", name)
+            if not got or got[0] != want:
+                wrong.append(f"{name!r}: want {want}, got {got[:3]}")
+    assert not wrong, "\n".join(wrong)
+    pg, watch = open_page(context, site, "battle-lines.html")
+    assert results(pg, "battle-lines.html", "war")[0] == "war.html"
+    assert not watch.problems
+
+
+#: markup or a character reference (&rsquo; &#8217;) where a reader should see text
+MARKUP = re.compile(r"<[A-Za-z/!]|&(#[0-9]+|#x[0-9a-f]+|[a-z][a-z0-9]*);", re.I)
+
+
+def test_search_shows_text_never_markup(context, site):
+    bad = [f"{i['u']}: {MARKUP.search(i['t'] + ' ' + i['x']).group(0)}" for i in index_items(site)
+           if MARKUP.search(i["t"] + " " + i["x"])]
+    assert not bad, bad[:10]
+    pg, watch = open_page(context, site, "search.html")
+    for query in ("war", "peace", "battle lines", "families", "other's"):
+        results(pg, "search.html", query)
+        shown = pg.eval_on_selector_all("#search-page-list .hit-title, #search-page-list .hit-text",
+                                        "xs => xs.map(x => x.textContent)")
+        assert shown
+        assert not [t for t in shown if MARKUP.search(t)], [t for t in shown if MARKUP.search(t)][:3]
+    # the War page's hit reads as the home page does: the summary's words, not "<pTwo"
+    assert "war.html" in results(pg, "search.html", "classic")
+    text = pg.locator('#search-page-list a[href="war.html"] .hit-text').text_content()
+    assert "Two players split a deck" in text and "<p" not in text
+    assert not watch.problems
+
+
+def test_quoted_words_are_a_phrase(context, site):
+    """"deck management" in double quotes finds the entries where those words stand side
+    by side in that order (a title or a text), marks the phrase whole, and ranks the game
+    of that name first; without quotes every entry with either word is found."""
+    by_url = {i["u"]: i for i in index_items(site)}
+    side_by_side = re.compile(r"(?<![A-Za-z0-9])deck\W+management(?![A-Za-z0-9])", re.I)
+    pg, watch = open_page(context, site, "search.html")
+    words = results(pg, "search.html", "deck management")
+    phrase = results(pg, "search.html", '"deck management"')
+    assert phrase and phrase[0] == "deck-management.html", phrase[:3]
+    apart = [h for h in phrase if not side_by_side.search(by_url[h]["t"] + " | " + by_url[h]["x"])]
+    assert not apart, apart
+    assert set(phrase) < set(words)
+    marks = pg.eval_on_selector_all("#search-page-list mark", "ms => ms.map(m => m.textContent)")
+    assert marks and all(side_by_side.fullmatch(m) for m in marks), marks[:5]
+    # a phrase of many hits ("face-down" is the phrase too): each has it, and only those
+    near = re.compile(r"(?<![A-Za-z0-9])face\W+down(?![A-Za-z0-9])", re.I)
+    hits = results(pg, "search.html", '"face down"')
+    assert len(hits) > 20 and not [h for h in hits if not near.search(by_url[h]["t"] + " | " + by_url[h]["x"])]
+    assert sorted(hits) == sorted(u for u, i in by_url.items() if near.search(i["t"]) or near.search(i["x"]))
+    # curly quotes (a phone's keyboard) are quotes too; the other order is another phrase
+    assert results(pg, "search.html", "\u201cdeck management\u201d") == phrase
+    pg.fill("#search-page-q", '"management deck"')
+    pg.wait_for_function("document.getElementById('search-page-status').textContent.startsWith('Nothing found')")
+    # in the header's box, while the phrase is still being typed (no closing quote yet)
+    pg, watch = open_page(context, site, "war.html")
+    assert results(pg, "war.html", '"deck manag')[0] == "deck-management.html"
+    assert not watch.problems

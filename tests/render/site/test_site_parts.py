@@ -86,3 +86,44 @@ def test_host_files(tmp_path):
     SiteRenderer.write_host_files(other, ["index.html"], "")
     assert not (other / "sitemap.xml").exists()
     assert (other / "robots.txt").read_text() == "User-agent: *\nAllow: /\n"
+
+
+def test_html_text_is_what_a_reader_sees():
+    from builder.render.site.pages import html_text, search_text
+
+    assert html_text("<p>Two players&rsquo; cards.</p><p>A <em>war</em> &amp; more&#8230;</p>") \
+        == "Two players\u2019 cards. A war & more\u2026"
+    assert html_text('<span class="card-sign" title="queen">Q<span class="suit">\u2666</span></span>') == "Q\u2666"
+    assert search_text("The other&rsquo;s *line* &amp; [[x]]", {}) == "The other\u2019s line & x"
+
+
+def test_a_standalone_404_page_holds_its_assets(tmp_path):
+    """Without the site's address, the 404 page's stylesheet, upright fonts and pictures
+    are written into it; nothing outside assets/ is read, and no stylesheet can close
+    the <style> early."""
+    import base64
+
+    from builder.render.site.pages import standalone
+
+    assets = tmp_path / "assets"
+    (assets / "fonts").mkdir(parents=True)
+    (assets / "fonts" / "Own-Face.woff2").write_bytes(b"wOF2 own")
+    (assets / "mark.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>')
+    (tmp_path / "secret.png").write_bytes(b"secret")
+    (assets / "site.css").write_text(
+        '@font-face { font-family: "Own"; font-style: normal; src: url("fonts/Own-Face.woff2") format("woff2"); }\n'
+        '@font-face { font-family: "Own"; font-style: italic; src: url("fonts/Own-Italic.woff2"); }\n'
+        "body { background: url(../secret.png); }\n"
+        '.x::after { content: "</style><script>alert(1)</script>"; }\n')
+    page = ('<head><link rel="icon" href="/assets/mark.svg" type="image/svg+xml">\n'
+            '<link rel="stylesheet" href="/assets/site.css">\n</head><body>'
+            '<img src="/assets/mark.svg" alt=""><a href="/war.html">War</a></body>')
+    out = standalone(page, assets)
+    svg = "data:image/svg+xml;base64," + base64.b64encode((assets / "mark.svg").read_bytes()).decode()
+    assert out.count(f'="{svg}"') == 2
+    assert 'url("data:font/woff2;base64,' + base64.b64encode(b"wOF2 own").decode() + '")' in out
+    assert "Own-Italic" not in out and "italic" not in out
+    assert "url(../secret.png)" in out and base64.b64encode(b"secret").decode() not in out
+    # (in a <style> only "</style" ends the text; "<script>" there is text)
+    assert out.lower().count("</style") == 1 and out.index("</style>") > out.index("alert(1)")
+    assert '<a href="/war.html">' in out and '"/assets/' not in out
