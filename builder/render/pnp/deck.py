@@ -4,7 +4,9 @@ duplex card sheets a game's own ``deck`` component uses.
 
 Every file is laid out for the paper of the build, centred on it, so the back of a sheet,
 mirrored about the page's vertical centre line, lands behind its front when the paper is
-turned over on its long edge.
+turned over on its long edge. The duplex file is printed whole, double-sided: its cover's
+back is a blank page (:func:`.cover.duplex_file`), so each sheet of faces is an odd page and
+its backs the even page after it.
 
 3 x 3 cards a page. Nine cards with a 3 mm bleed round each (207 x 282 mm) cannot fit US
 Letter inside a 5 mm margin, so the cards abut and share their cut lines (189 x 264 mm). The
@@ -24,7 +26,7 @@ from ...engine.core import Card, full_deck
 from ...settings import Paper
 from .. import cards as cardart
 from . import layout
-from .cover import cover_sheet
+from .cover import cover_sheet, duplex_file, duplex_steps
 from .document import Renderer, ref_bleed
 from .pieces import CARD_H, CARD_W, CoverRow, number_sheets
 
@@ -82,12 +84,10 @@ def deck_sheets(r: Renderer, paper: Paper, title: str) -> tuple[list[layout.Shee
     steps = [
         f"Print on {paper.label} paper at actual size (100 %), turning off “fit to "
         f"page”. Check the square below.",
-        f"Deck A is sheets 2 to {1 + n // 2}, deck B sheets {2 + n // 2} to {1 + n}. Print "
-        f"them double-sided, flipping on the long edge: each sheet of faces is followed by its "
-        f"backs, mirrored so that every back lands behind its face. Most games need one deck; "
-        f"a game in which each player has a whole deck needs both.",
-        "No duplex printer? Print the faces, turn the paper over on its long edge, feed it "
-        "back and print the backs; or use pnp-deck-gutterfold.pdf, which needs no duplex.",
+        *duplex_steps(),
+        "Most games need one deck: print only deck A, the sheets the table gives (a sheet's "
+        "number is its page), double-sided as well; a game in which each player has a whole "
+        "deck needs both. Or fold and glue pnp-deck-gutterfold.pdf, printed single-sided.",
         "Cut from the face side along the lines joining the crop marks: the cards abut, so one "
         "cut separates two cards. The backs run 3 mm past the outer cut lines (bleed), so a "
         "back printed a little off still fills its card.",
@@ -98,7 +98,9 @@ def deck_sheets(r: Renderer, paper: Paper, title: str) -> tuple[list[layout.Shee
                         "52 poker-size cards with two back designs", rows,
                         "nothing more. The 52 cards make one deck; print both decks for a "
                         "game in which each player has a whole deck.", steps)
-    duplex_sheets = number_sheets([cover] + duplex)
+    # the whole file printed double-sided: the cover's back is left blank, so every sheet of
+    # faces is a front (an odd page) with its backs behind it
+    duplex_sheets = duplex_file(r, [cover] + duplex)
 
     # gutter fold: four cards a landscape page, faces above the fold, backs below it,
     # turned (three a portrait page took 10 sheets more)

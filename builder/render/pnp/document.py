@@ -6,7 +6,8 @@ One WeasyPrint FontConfiguration, one URL fetcher (:class:`PnpFetcher`: the rule
 images plus the sheets' bleeding and low-ink variants) and one image cache serve every
 document of a build. A finisher writes each page's TrimBox (the union of the trims) and
 BleedBox (the union of the art) and the document's ViewerPreferences (PrintScaling None;
-DuplexFlipLongEdge for the duplex deck). Boxes of class ``fit`` are checked after layout
+DuplexFlipLongEdge for a file with backs, the duplex deck and a kit's cards or tokens,
+Simplex for one without). Boxes of class ``fit`` are checked after layout
 (:func:`overflows`): text that does not fit stops the build.
 
 Card art is the rulebooks' SVG (:mod:`builder.render.cards`). WeasyPrint draws an SVG anew at
@@ -228,8 +229,10 @@ def _finisher(sheets: list[layout.Sheet], duplex: bool):
             page["TrimBox"] = pydyf.Array(trim)
             page["BleedBox"] = pydyf.Array(bleed)
         prefs = pydyf.Dictionary({"PrintScaling": "/None", "PickTrayByPDFSize": "true"})
-        if duplex:
-            prefs["Duplex"] = "/DuplexFlipLongEdge"
+        # the print dialog's default: a file with backs is printed whole, double-sided,
+        # flipped on the long edge (cover.duplex_file ordered its pages for that)
+        two_sided = duplex or any(s.side == "back" for s in sheets)
+        prefs["Duplex"] = "/DuplexFlipLongEdge" if two_sided else "/Simplex"
         pdf.catalog["ViewerPreferences"] = prefs
     return finish
 
@@ -253,7 +256,9 @@ def place_forms(pdf_bytes: bytes, sheets: list[layout.Sheet], lib: dict[str, tup
         NameObject,
     )
 
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf_bytes)))
+    reader = PdfReader(io.BytesIO(pdf_bytes))
+    writer = PdfWriter(clone_from=reader)
+    writer.pdf_header = reader.pdf_header   # WeasyPrint's %PDF-1.7, not pypdf's %PDF-1.3
     forms: dict[str, Any] = {}
     # one name per artwork for the whole file: WeasyPrint shares one resource dictionary
     # between all its pages

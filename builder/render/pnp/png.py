@@ -1,7 +1,8 @@
 """PNG exports at 300 dpi (recorded in the file): one per component (``png/<slug>/``), one
 per card and back (``png/cards/``, and ``png/cards-bleed/`` with a 3 mm bleed for
-print-on-demand services) and a Tabletop Simulator deck sheet per back design
-(``png/tts/``).
+print-on-demand services, and in its folders ``822x1122/`` and ``825x1125/`` at the sizes card
+printers ask of a poker card: :data:`PRESETS`) and a Tabletop Simulator deck sheet per back
+design (``png/tts/``). Every PNG carries an sRGB colour profile (:func:`srgb_profile`).
 
 PNG exports are always in full colour (they are for screens and Tabletop Simulator): after a
 full-ink build they are cut out of the sheets just written (:func:`pngs_from_sheets`), after
@@ -11,6 +12,10 @@ are rendered from the vector art of the renderer's card library (:func:`card_ima
 
 from __future__ import annotations
 
+import logging
+import math
+import struct
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +28,20 @@ from . import layout
 from .document import Renderer, ref_bleed
 from .pieces import CARD_H, CARD_W, Piece, mm
 
+log = logging.getLogger("warbook.render.pnp")
+
 DPI = 300
 TTS_COLS, TTS_ROWS, TTS_MAX_W = 10, 7, 4096
+
+#: The sizes (px at 300 dpi) card printers ask of a poker card's art with its bleed, by the
+#: folder under ``cards-bleed/`` that holds them: 2.74 x 3.74 in (MakePlayingCards and
+#: PrinterStudio's template) and 2.75 x 3.75 in, 1/8 in round 2.5 x 3.5 in (The Game
+#: Crafter, DriveThruCards). The card keeps its size and sits in the middle; its 3 mm bleed
+#: runs on, mirrored at its edge, into the few pixels more (docs/kit.md).
+PRESETS: dict[str, tuple[int, int]] = {"822x1122": (822, 1122), "825x1125": (825, 1125)}
+#: the card those sizes are for (mm): a poker card, 2.5 x 3.5 in; they are written for a
+#: card within PRESET_NEAR of it (the French 52's 63 x 88 mm, a deck of size poker)
+PRESET_CARD, PRESET_NEAR = (63.5, 88.9), 1.0
 
 
 def export_pngs(renderer: Renderer, exports: list[tuple[Path, Piece]]) -> list[Path]:
@@ -141,12 +158,30 @@ def pngs_from_sheets(pdf_bytes: bytes, sheets: list[layout.Sheet],
 
 
 def save_png(img, path: Path, dpi: float, fast: bool = False) -> None:
-    img.save(str(path), format="PNG", dpi=(dpi, dpi), compress_level=1)
+    """``img`` as a PNG file at ``dpi``, tagged sRGB (:func:`srgb_profile`), at compression
+    level 1 (fast)."""
+    img.save(str(path), format="PNG", dpi=(dpi, dpi), compress_level=1,
+             icc_profile=srgb_profile())
+
+
+@lru_cache(maxsize=1)
+def srgb_profile() -> bytes:
+    """The sRGB ICC profile every PNG carries (588 bytes, made once): the colours are sRGB
+    (pdfium renders the RGB art as it is), and a print shop or an image program that sees no
+    profile may assume another. Its creation date is fixed, so that a PNG is the same bytes
+    every build."""
+    from PIL import ImageCms
+
+    data = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    data[24:36] = struct.pack(">6H", 2026, 1, 1, 0, 0, 0)   # ICC header: dateTimeNumber
+    return bytes(data)
 
 
 def card_images(r: Renderer) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """Every face and both backs, full colour: at 300 dpi and trim size (744 x 1039 px), and
-    at Tabletop Simulator size (409 x 571 px), each rendered from the vector art."""
+    """Every face and both backs, full colour: at 300 dpi and trim size (744 x 1039 px), at
+    Tabletop Simulator size (409 x 571 px), and with bleed (815 x 1110 px: 3 mm), each
+    rendered from the vector art, by name (``AS``, ``back-a``); the printers' sizes are
+    made from the bleed images as they are written (:func:`write_presets`)."""
     import pypdfium2 as pdfium
 
     faces = [f"pnp-face-{c}" for c in full_deck()]
@@ -156,6 +191,7 @@ def card_images(r: Renderer) -> tuple[dict[str, Any], dict[str, Any], dict[str, 
     sizes = {"print": (layout.px(CARD_W), layout.px(CARD_H)), "tts": tts_card_size()}
     #: print-on-demand card services take the art with 3 mm (1/8 in) bleed on every side
     bleed_size = (layout.px(CARD_W + 2 * layout.BLEED), layout.px(CARD_H + 2 * layout.BLEED))
+    bleed_scale = bleed_px_per_pt((CARD_W, CARD_H))
     docs: dict[int, Any] = {}
     out: dict[str, dict[str, Any]] = {"print": {}, "tts": {}, "bleed": {}}
     codes = faces + backs + bleed_faces
@@ -177,8 +213,7 @@ def card_images(r: Renderer) -> tuple[dict[str, Any], dict[str, Any], dict[str, 
                 img = page.render(scale=scale, crop=(b, b, b, b), rev_byteorder=True).to_pil()
                 out[kind][name] = _exact(img, want).convert("RGB")
             if code.startswith(("pnp-bleedface-", "pnp-back-")):
-                scale = bleed_size[0] / ((CARD_W + 2 * layout.BLEED) * layout.PT_PER_MM)
-                img = page.render(scale=scale, rev_byteorder=True).to_pil()
+                img = page.render(scale=bleed_scale, rev_byteorder=True).to_pil()
                 out["bleed"][name] = _exact(img, bleed_size).convert("RGB")
             page.close()
     finally:
@@ -200,7 +235,90 @@ def _exact(img, want: tuple[int, int]):
 
 def bleed_size_text() -> str:
     w, h = layout.px(CARD_W + 2 * layout.BLEED), layout.px(CARD_H + 2 * layout.BLEED)
-    return f"{w} x {h} px"
+    presets = presets_for((CARD_W, CARD_H))
+    sizes = " and ".join(f"{pw} x {ph} px in {name}/" for name, (pw, ph) in presets.items())
+    return f"{w} x {h} px" + (f"; for card printers {sizes}" if sizes else "")
+
+
+# --------------------------------------------------------------------------- printers' sizes
+def presets_for(size: tuple[float, float]) -> dict[str, tuple[int, int]]:
+    """The printers' sizes (:data:`PRESETS`) a card of ``size`` (its trim, mm) is exported
+    at: every one for a poker card, none for another size (a printer's template for a
+    bridge or a mini card is another size: the 3 mm export is the one to start from)."""
+    w, h = size
+    if abs(w - PRESET_CARD[0]) > PRESET_NEAR or abs(h - PRESET_CARD[1]) > PRESET_NEAR:
+        return {}
+    bw, bh = layout.px(w + 2 * layout.BLEED), layout.px(h + 2 * layout.BLEED)
+    return {name: (pw, ph) for name, (pw, ph) in PRESETS.items() if pw >= bw and ph >= bh}
+
+
+def bleed_px_per_pt(size: tuple[float, float]) -> float:
+    """The scale of the 3 mm bleed export of a card of ``size`` (mm): pixels a point, its
+    width in whole pixels over its width in points (its height at the same scale)."""
+    return layout.px(size[0] + 2 * layout.BLEED) / ((size[0] + 2 * layout.BLEED)
+                                                    * layout.PT_PER_MM)
+
+
+def preset_offsets(size: tuple[float, float], presets: dict[str, tuple[int, int]]
+                   ) -> tuple[dict[str, tuple[int, int]], int]:
+    """Where the 3 mm bleed export of a card of ``size`` (mm) lies in each of ``presets``
+    (its top left corner, in whole pixels, so that its pixels are kept as they are: the
+    card's centre within half a pixel of the image's), and how many pixels more than 3 mm
+    the bleed must be drawn to fill them all."""
+    w, h = size
+    k = bleed_px_per_pt(size) * layout.PT_PER_MM               # pixels a millimetre
+    bw, bh = layout.px(w + 2 * layout.BLEED), layout.px(h + 2 * layout.BLEED)
+    cx, cy = (layout.BLEED + w / 2) * k, (layout.BLEED + h / 2) * k   # the card's centre
+    at = {name: (math.floor(pw / 2 - cx + 0.5), math.floor(ph / 2 - cy + 0.5))
+          for name, (pw, ph) in presets.items()}
+    extra = 1 + max((max(dx, dy, pw - bw - dx, ph - bh - dy)
+                     for (dx, dy), (pw, ph) in zip(at.values(), presets.values())), default=0)
+    return at, extra
+
+
+def write_presets(img, size: tuple[float, float], folder: Path, name: str) -> list[Path]:
+    """``img``, the 3 mm bleed export of a card of ``size`` (mm), written at each printers'
+    size :func:`presets_for` gives, as ``folder/<preset>/<name>.png``; returns the paths.
+    The card is not scaled: the 3 mm export is kept pixel for pixel in the middle
+    (:func:`preset_offsets`), and the few pixels more round it (a fraction of a millimetre,
+    all past the 3 mm bleed, so cut away) are its own edge mirrored, as print shops extend a
+    bleed: no art is drawn again, and each image is written as it is made, not held."""
+    presets = presets_for(size)
+    at, _ = preset_offsets(size, presets)
+    paths = []
+    for preset, (pw, ph) in presets.items():
+        dx, dy = at[preset]
+        path = folder / preset / f"{name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        save_png(mirror_pad(img, dx, dy, pw - img.width - dx, ph - img.height - dy), path, DPI)
+        paths.append(path)
+    return paths
+
+
+def mirror_pad(img, left: int, top: int, right: int, bottom: int):
+    """``img`` with ``left``, ``top``, ``right`` and ``bottom`` pixels more, each its edge's
+    pixels mirrored (the rows or columns nearest the edge, in reverse order)."""
+    from PIL import Image
+
+    w, h = img.size
+    if min(left, top, right, bottom) < 0 or max(left, right) > w or max(top, bottom) > h:
+        raise ValueError(f"cannot mirror {left}, {top}, {right}, {bottom} px round {w} x {h}")
+    wide = Image.new(img.mode, (w + left + right, h))
+    wide.paste(img, (left, 0))
+    if left:
+        wide.paste(img.crop((0, 0, left, h)).transpose(Image.FLIP_LEFT_RIGHT), (0, 0))
+    if right:
+        wide.paste(img.crop((w - right, 0, w, h)).transpose(Image.FLIP_LEFT_RIGHT),
+                   (left + w, 0))
+    W = wide.width
+    out = Image.new(img.mode, (W, h + top + bottom))
+    out.paste(wide, (0, top))
+    if top:
+        out.paste(wide.crop((0, 0, W, top)).transpose(Image.FLIP_TOP_BOTTOM), (0, 0))
+    if bottom:
+        out.paste(wide.crop((0, h - bottom, W, h)).transpose(Image.FLIP_TOP_BOTTOM),
+                  (0, top + h))
+    return out
 
 
 def tts_card_size() -> tuple[int, int]:
@@ -230,7 +348,8 @@ def own_card_images(r: Renderer, game) -> dict[str, dict[str, Any]]:
     """Every distinct card and the back of each of ``game``'s own decks, full colour, from
     the vector art Faces draws (``r``'s library): by deck name, ``{"print": {code: image at
     trim size}, "bleed": {code: with 3 mm bleed}, "tts": {code: at Tabletop Simulator size},
-    "back": (print, bleed, tts) images of the back, "size": (w, h) mm, "copies": [codes]}``."""
+    "back": (print, bleed, tts) images of the back, "size": (w, h) mm, "copies": [codes],
+    "key": the deck's key}``."""
     import pypdfium2 as pdfium
 
     from ..faces import back_ref
@@ -251,7 +370,7 @@ def own_card_images(r: Renderer, game) -> dict[str, dict[str, Any]]:
                     "bleed": (layout.px(w + 2 * layout.BLEED), layout.px(h + 2 * layout.BLEED)),
                     "tts": own_tts_size(size)}
             imgs: dict[str, Any] = {"print": {}, "bleed": {}, "tts": {}, "size": size,
-                                    "copies": [c.code for c in spec.deck.all()]}
+                                    "copies": [c.code for c in spec.deck.all()], "key": key}
             for code, ref in zip(codes + ["_back"], refs):
                 reader, idx = lib[ref]
                 doc = docs.get(id(reader))
@@ -261,8 +380,8 @@ def own_card_images(r: Renderer, game) -> dict[str, dict[str, Any]]:
                 b = layout.BLEED * layout.PT_PER_MM
                 for kind, px in want.items():
                     if kind == "bleed":
-                        scale = px[0] / ((w + 2 * layout.BLEED) * layout.PT_PER_MM)
-                        img = page.render(scale=scale, rev_byteorder=True).to_pil()
+                        img = page.render(scale=bleed_px_per_pt(size),
+                                          rev_byteorder=True).to_pil()
                     else:
                         scale = px[0] / (w * layout.PT_PER_MM)
                         img = page.render(scale=scale, crop=(b, b, b, b),
@@ -275,6 +394,14 @@ def own_card_images(r: Renderer, game) -> dict[str, dict[str, Any]]:
         for d in docs.values():
             d.close()
     return out
+
+
+def _write_own_presets(imgs: dict[str, Any], where: Path) -> list[Path]:
+    """A poker-size deck's cards and back at the printers' sizes, ``where/<preset>/``."""
+    paths = []
+    for code, img in dict(imgs["bleed"], _back=imgs["back"][1]).items():
+        paths += write_presets(img, imgs["size"], where, code)
+    return paths
 
 
 def own_tts_size(size: tuple[float, float]) -> tuple[int, int]:
@@ -308,8 +435,9 @@ def own_tts_sheets(images: dict[str, Any], back: Any, copies: list[str],
 
 def write_own_pngs(r: Renderer, game, png_dir: Path) -> list[Path]:
     """``png/<slug>/cards/<deck>/<code>.png`` (300 dpi, trim size), ``cards-bleed/`` (3 mm
-    bleed), their backs (``_back.png``), and ``png/<slug>/tts/<deck>-<n>.png`` with
-    ``<deck>-back.png``, for each of the game's own decks."""
+    bleed; a poker-size deck's also at the printers' sizes, in ``cards-bleed/<deck>/822x1122/``
+    and ``825x1125/``), their backs (``_back.png``), and ``png/<slug>/tts/<deck>-<n>.png``
+    with ``<deck>-back.png``, for each of the game's own decks."""
     paths: list[Path] = []
     base = png_dir / game.slug
     for name, imgs in own_card_images(r, game).items():
@@ -322,6 +450,7 @@ def write_own_pngs(r: Renderer, game, png_dir: Path) -> list[Path]:
             back = imgs["back"][0 if kind == "print" else 1]
             save_png(back, where / "_back.png", DPI)
             paths.append(where / "_back.png")
+        paths += _write_own_presets(imgs, base / "cards-bleed" / name)
         tts = base / "tts"
         tts.mkdir(parents=True, exist_ok=True)
         dpi = DPI

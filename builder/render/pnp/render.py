@@ -1,11 +1,12 @@
 """Stage 3b's entry point: a build's print-and-play components, deck and PNG exports.
 
 For every game built, ``pdf/<slug>-components.pdf`` (its cover and its kit's sheets:
-:mod:`builder.render.pnp.kinds`); for a whole build also ``pdf/pnp-deck.pdf`` (duplex) and
-``pdf/pnp-deck-gutterfold.pdf`` (:mod:`builder.render.pnp.deck`); and the PNG files of
-:mod:`builder.render.pnp.png`. Each sheet is laid out by :mod:`builder.render.pnp.layout`,
-proved sound there, and drawn by :mod:`builder.render.pnp.document`. Progress is logged to
-``warbook.render.pnp``.
+:mod:`builder.render.pnp.kinds`, in the page order of a whole-file double-sided print when
+it has backs: :func:`builder.render.pnp.cover.duplex_file`); for a whole build also
+``pdf/pnp-deck.pdf`` (duplex, ordered the same way) and ``pdf/pnp-deck-gutterfold.pdf``
+(:mod:`builder.render.pnp.deck`); and the PNG files of :mod:`builder.render.pnp.png`. Each
+sheet is laid out by :mod:`builder.render.pnp.layout`, proved sound there, and drawn by
+:mod:`builder.render.pnp.document`. Progress is logged to ``warbook.render.pnp``.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from pathlib import Path
 from ...settings import Settings
 from .. import cards as cardart
 from ..templating import overrides_of
+from .cover import duplex_file
 from .deck import deck_sheets
 from .document import Renderer
 from .kinds import game_sheets
 from .owncards import fold_document
-from .pieces import ComponentError, Piece
+from .pieces import CARD_H, CARD_W, ComponentError, Piece
 from .png import (
     DPI,
     bleed_size_text,
@@ -31,6 +33,7 @@ from .png import (
     save_png,
     tts_sheet,
     write_own_pngs,
+    write_presets,
 )
 
 log = logging.getLogger("warbook.render.pnp")
@@ -58,6 +61,7 @@ def render_all(report, games, staging: Path, settings: Settings, *, whole: bool)
     for checked in games:
         game = checked.game
         sheets, kit = game_sheets(r, game, paper)
+        sheets = duplex_file(r, sheets)   # blank pages where a whole duplex print needs them
         target = pdf_dir / f"{game.slug}-components.pdf"
         n = r.write_pdf(sheets, target,
                         title=f"{game.title}: print-and-play components",
@@ -102,7 +106,7 @@ def render_all(report, games, staging: Path, settings: Settings, *, whole: bool)
         n = r.write_pdf(duplex, pdf_dir / "pnp-deck.pdf",
                         title=f"{book_title}: print-and-play deck",
                         subject="52 poker-size cards, 63 x 88 mm, 9 a page, two back designs, "
-                                "for long-edge duplex", duplex=True)
+                                "for a whole-file long-edge duplex print", duplex=True)
         log.info(f"wrote pdf/pnp-deck.pdf ({n} sheets)")
         n = r.write_pdf(fold, pdf_dir / "pnp-deck-gutterfold.pdf",
                         title=f"{book_title}: print-and-play deck, gutter fold",
@@ -121,6 +125,8 @@ def render_all(report, games, staging: Path, settings: Settings, *, whole: bool)
             path.parent.mkdir(parents=True, exist_ok=True)
             save_png(img, path, DPI)
             paths.append(path)
+            # and at the card printers' poker sizes, each written as it is made
+            paths += write_presets(img, (CARD_W, CARD_H), png_dir / "cards-bleed", name)
         (png_dir / "tts").mkdir(parents=True, exist_ok=True)
         for d in cardart.BACK_DESIGNS:
             sheet, dpi = tts_sheet(tts, f"back-{d}")

@@ -276,14 +276,14 @@ def test_card_fronts_keep_their_outline_off_the_cut_lines(built):
     from pypdf import PdfReader
 
     pdf = built / "pdf" / "pnp-deck.pdf"
-    page = PdfReader(pdf).pages[1]
+    page = PdfReader(pdf).pages[2]   # page 3: page 2 is the cover's blank back (issue 27)
     x0, y0, x1, y1 = (float(v) for v in page.trimbox)
     height_pt = float(page.mediabox.height)
     mm = 72 / 25.4
     assert abs((x1 - x0) - 3 * 63 * mm) < 1 and abs((y1 - y0) - 3 * 88 * mm) < 1
     dpi = 150
     out = built / "keyline"
-    subprocess.run(["pdftoppm", "-f", "2", "-l", "2", "-r", str(dpi), "-gray", "-png",
+    subprocess.run(["pdftoppm", "-f", "3", "-l", "3", "-r", str(dpi), "-gray", "-png",
                     str(pdf), str(out)], check=True)
     im = Image.open(next(built.glob("keyline*.png"))).convert("L")
     px = im.load()

@@ -360,11 +360,14 @@ def test_the_kits_take_fewer_sheets(built):
     """Sheet counts before issue 14's packing, counted from a build of the same content:
     Winning the Battle's components 4 pages (stone tokens alone on a duplex sheet), the
     gutter-fold deck 37 (three cards a page). Now: 3 and 27, and Deck Management's round
-    tracker shares its page with player aids."""
+    tracker shares its page with player aids. Winning the Battle's file has 4 pages again,
+    for another reason: the cover's back is left blank (issue 27) so that a whole-file duplex
+    print puts the token backs behind their fronts; the aids still share the tokens' sheet."""
     from pypdf import PdfReader
 
     pdf = built / "pdf"
-    assert len(PdfReader(pdf / "winning-the-battle-components.pdf").pages) == 3
+    wtb = PdfReader(pdf / "winning-the-battle-components.pdf").pages
+    assert len(wtb) == 4 and "left blank on purpose" in wtb[1].extract_text()
     assert len(PdfReader(pdf / "pnp-deck-gutterfold.pdf").pages) == 1 + 52 // 4 * 2
     reader = PdfReader(pdf / "deck-management-components.pdf")
     texts = [re.sub(r"\s+", "", p.extract_text()).upper() for p in reader.pages[1:]]

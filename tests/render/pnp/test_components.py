@@ -19,6 +19,7 @@ from PIL import Image
 
 from builder.engine.core import full_deck
 from builder.render.pnp import layout, render_all
+from builder.render.pnp.cover import duplex_file
 from builder.render.pnp.deck import deck_sheets
 from builder.render.pnp.document import Renderer, overflows
 from builder.render.pnp.kinds import game_sheets
@@ -39,11 +40,13 @@ def build(built):
 
 @pytest.fixture(scope="module")
 def letter(report, tmp_path_factory):
-    """The deck and the Winning the Battle sheets on US Letter, low ink (no PNGs)."""
+    """The deck and the Winning the Battle sheets on US Letter, low ink (no PNGs), in the
+    page order render_all writes (blank pages where a whole duplex print needs them)."""
     out = tmp_path_factory.mktemp("pnp-letter")
     r = Renderer(PAPERS["letter"], "low")
     game = report.content.game("winning-the-battle")
     sheets, _ = game_sheets(r, game, PAPERS["letter"])
+    sheets = duplex_file(r, sheets)
     r.write_pdf(sheets, out / "wtb.pdf", title="t", subject="s")
     duplex, fold = deck_sheets(r, PAPERS["letter"], "Test deck")
     r.write_pdf(duplex, out / "deck.pdf", title="t", subject="s", duplex=True)
@@ -234,7 +237,10 @@ def test_deck_grid_fits_and_backs_mirror(paper):
     r = Renderer(PAPERS[paper], "full")
     duplex, fold = deck_sheets(r, PAPERS[paper], "Test deck")
     w = PAPERS[paper].width
-    for front, back in zip(duplex[1::2], duplex[2::2]):
+    # the cover, the blank page behind it (issue 27: a whole-file duplex print), then the
+    # sheets of faces, each followed by its backs
+    assert duplex[1].side == "blank" and not duplex[1].items
+    for front, back in zip(duplex[2::2], duplex[3::2]):
         assert front.side == "front" and back.side == "back"
         faces = {it.name: it.box for it in front.items}
         for it in back.items:
@@ -346,7 +352,8 @@ def _sorted_positions(values, tol=0.01):
 def test_deck_cards_measure_63_by_88_between_the_marks(build):
     out, _ = build
     reader = pypdf.PdfReader(str(out / "pdf" / "pnp-deck.pdf"))
-    page, shapes, forms = page_info(reader, 1)           # sheet 2: the first faces
+    # sheet 3: the first faces (sheet 2 is the blank back of the cover, issue 27)
+    page, shapes, forms = page_info(reader, 2)
     h = float(page.mediabox.height)
     marks = marks_of(shapes)
     xs = _sorted_positions(m.pts[0][0] for m in marks if near(m.pts[0][0], m.pts[1][0], 1e-3))
@@ -392,10 +399,14 @@ def crop_mark_gaps(page, shapes) -> list[float]:
 
 def assert_marks_stand_clear(reader) -> int:
     """Every crop mark on every sheet (the cover, with its ruler, aside) starts 1 mm outside
-    the art (pnp conventions: "crop marks start 1 mm clear of the bleed"); returns how many."""
+    the art (pnp conventions: "crop marks start 1 mm clear of the bleed"); returns how many.
+    A page with nothing drawn on it is the blank back of a one-sided sheet (issue 27;
+    test_duplex.py holds those to their label alone)."""
     count = 0
     for i in range(1, len(reader.pages)):
-        page, shapes, _ = page_info(reader, i)
+        page, shapes, forms = page_info(reader, i)
+        if not shapes and not forms:
+            continue
         gaps = crop_mark_gaps(page, shapes)
         assert gaps, f"page {i + 1}: no crop marks"
         assert all(near(g, 1.0, 0.01) for g in gaps), (i + 1, sorted(set(round(g, 3) for g in gaps)))
@@ -407,10 +418,11 @@ def assert_backs_mirror_faces(reader) -> int:
     """Duplex deck sheets (face sheet, then its backs), from the placed card forms: the back
     of a card drawn at x, width w, on a page W wide sits at W - x - w, at the same height,
     and its art form is the card plus a 3 mm bleed all round (clipped where the paper's margin
-    leaves no room for it). Returns the cards checked."""
-    width = float(reader.pages[1].mediabox.width) / K
+    leaves no room for it). Returns the cards checked. The faces are pages 3, 5, ... (page
+    2 is the cover's blank back, so that a whole-file duplex print pairs them: issue 27)."""
+    width = float(reader.pages[2].mediabox.width) / K
     checked = 0
-    for i in range(1, len(reader.pages), 2):
+    for i in range(2, len(reader.pages), 2):
         _, _, faces = page_info(reader, i)
         _, _, backs = page_info(reader, i + 1)
         assert len(faces) == len(backs) > 0
@@ -449,7 +461,7 @@ def test_deck_backs_land_behind_their_faces(build):
     reader = pypdf.PdfReader(str(out / "pdf" / "pnp-deck.pdf"))
     assert assert_backs_mirror_faces(reader) == 2 * 52
     width = float(reader.pages[0].mediabox.width) / K
-    for i in range(1, len(reader.pages), 2):
+    for i in range(2, len(reader.pages), 2):     # faces on pages 3, 5, ...: issue 27
         _, _, faces = page_info(reader, i)
         page, shapes, backs = page_info(reader, i + 1)
         h = float(page.mediabox.height)
@@ -470,9 +482,12 @@ def test_deck_backs_land_behind_their_faces(build):
 def test_two_back_designs_and_the_gutter_fold(build):
     out, _ = build
     reader = pypdf.PdfReader(str(out / "pdf" / "pnp-deck.pdf"))
-    assert len(reader.pages) == 1 + 2 * 2 * 6
+    # the cover, its blank back (issue 27: a whole-file duplex print pairs every face sheet
+    # with its backs only if the faces are odd pages), then 6 sheets of faces and 6 of backs
+    # for each design
+    assert len(reader.pages) == 2 + 2 * 2 * 6
     designs = set()
-    for i in (2, 14):
+    for i in (3, 15):                                    # pages 4 and 16: backs
         _, _, backs = page_info(reader, i)
         designs |= {name for name, _, _ in backs}
     assert len(designs) == 2
@@ -491,7 +506,7 @@ def test_two_back_designs_and_the_gutter_fold(build):
 def test_stone_tokens_measure(build):
     out, _ = build
     reader = pypdf.PdfReader(str(out / "pdf" / "winning-the-battle-components.pdf"))
-    page, shapes, _ = page_info(reader, 1)
+    page, shapes, _ = page_info(reader, 2)     # page 3: page 2 is the cover's blank back
     marks = marks_of(shapes)
     # the sheet also holds the player aids, in a band below the tokens (issue 14: five
     # tokens no longer fill a sheet): the tokens' marks are those above the tokens (their
@@ -514,7 +529,7 @@ def test_stone_tokens_measure(build):
              and near(s.bbox[3] - s.bbox[1], 25)]
     assert len(rings) == 5
     # the backs sheet mirrors the fronts
-    _, shapes_b, _ = page_info(reader, 2)
+    _, shapes_b, _ = page_info(reader, 3)
     width = float(page.mediabox.width) / K
     rings_b = [s for s in shapes_b if s.kind in ("stroke", "both") and near(s.bbox[2] - s.bbox[0], 25)]
     fronts = sorted(((s.bbox[0] + s.bbox[2]) / 2, (s.bbox[1] + s.bbox[3]) / 2) for s in rings)
@@ -534,8 +549,9 @@ def test_every_sheet_is_labelled_and_lists_its_components(build, report):
         first = " ".join(reader.pages[0].extract_text().split())
         assert "Component" in first and "Count" in first
     text = " ".join(pypdf.PdfReader(str(out / "pdf" / "winning-the-battle-components.pdf"))
-                    .pages[1].extract_text().split())
-    assert "Sheet 2 of 3: stone tokens, fronts; player aids" in text  # packed (issue 14)
+                    .pages[2].extract_text().split())
+    # packed (issue 14); sheet 3 of 4, behind the cover's blank back (issue 27)
+    assert "Sheet 3 of 4: stone tokens, fronts; player aids" in text
     deck = pypdf.PdfReader(str(out / "pdf" / "pnp-deck.pdf"))
     for i, page in enumerate(deck.pages, 1):
         assert f"Sheet {i} of {len(deck.pages)}:" in " ".join(page.extract_text().split())
@@ -545,7 +561,7 @@ def test_aids_quote_the_quick_reference(build, report):
     out, _ = build
     game = report.content.game("winning-the-battle")
     reader = pypdf.PdfReader(str(out / "pdf" / "winning-the-battle-components.pdf"))
-    text = " ".join(reader.pages[1].extract_text().split())  # with the stone tokens
+    text = " ".join(reader.pages[2].extract_text().split())  # with the stone tokens, page 3
     for line in game.quickref:
         words = re.findall(r"[A-Za-z]{5,}", line)[:4]
         for w in words:
@@ -627,7 +643,7 @@ def test_tabletop_simulator_sheet(build):
 # --------------------------------------------------------------------------- Letter and low ink
 def test_letter_deck_fits_and_measures(letter):
     reader = pypdf.PdfReader(str(letter / "deck.pdf"))
-    page, shapes, forms = page_info(reader, 1)
+    page, shapes, forms = page_info(reader, 2)         # the first faces (issue 27: page 3)
     assert [round(float(v), 1) for v in page.mediabox[2:]] == [612.0, 792.0]
     marks = marks_of(shapes)
     xs = _sorted_positions(m.pts[0][0] for m in marks if near(m.pts[0][0], m.pts[1][0], 1e-3))

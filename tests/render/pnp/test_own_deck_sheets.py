@@ -15,6 +15,7 @@ import pypdfium2 as pdfium
 import pytest
 from helpers import FIXTURES
 from PIL import Image, ImageChops, ImageStat
+from test_prepress import is_srgb, pdf_version
 
 from builder.check import run_check
 from builder.render.pnp import layout
@@ -311,6 +312,11 @@ def test_pngs_and_tabletop_simulator_sheets(own):
             img = Image.open(base / folder / "colours" / f"{stem}.png")
             assert img.size == size
             assert round(img.info["dpi"][0]) == 300
+    # the printers' sizes (test_prepress.py) are a poker card's: a mini deck has none
+    assert [p for p in (base / "cards-bleed" / "colours").iterdir() if p.is_dir()] == []
+    for path in paths:
+        with Image.open(path) as img:
+            assert is_srgb(img), path
     sheets = sorted((base / "tts").glob("colours-[0-9]*.png"))
     copies = [c for c, n in want.items() for _ in range(n)]
     assert len(sheets) == math.ceil(len(copies) / 69)
@@ -330,6 +336,15 @@ def test_pngs_and_tabletop_simulator_sheets(own):
     empty = sheet.crop((8 * cw, 6 * ch, 9 * cw, 7 * ch))
     assert ImageStat.Stat(empty).mean == [255.0, 255.0, 255.0]
     assert all(p.is_file() for p in paths)
+
+
+def test_the_sheets_and_the_gutter_fold_say_pdf_1_7(own):
+    """The forms placed by pypdf keep WeasyPrint's header (pypdf's own is %PDF-1.3, older
+    than the transparency and object streams the files may hold)."""
+    _, out, _ = own
+    for name in ("a4", "letter"):
+        for pdf in (out[name]["pdf"], out[name]["fold"]):
+            assert pdf_version(pdf) >= (1, 7), pdf.name
 
 
 def test_the_kit_chooses_a_deck_and_cards(tmp_path):
