@@ -43,7 +43,8 @@ def test_every_book_passes_the_pdfua_checks(built):
         assert re.search(rb'pdfuaid:part(?:="1"|>1</pdfuaid:part>)', xmp), pdf.name
 
 
-def _alts(pdf: pikepdf.Pdf) -> list[str]:
+def _elems(pdf: pikepdf.Pdf, tag: str) -> list:
+    """The structure elements of ``pdf``'s tag tree whose type is ``tag``, in tree order."""
     out = []
 
     def walk(elem):
@@ -51,13 +52,17 @@ def _alts(pdf: pikepdf.Pdf) -> list[str]:
             for k in elem:
                 walk(k)
         elif isinstance(elem, pikepdf.Dictionary):
-            if elem.get("/S") == pikepdf.Name.Figure:
-                out.append(str(elem.get("/Alt", "")))
+            if elem.get("/S") == pikepdf.Name(tag):
+                out.append(elem)
             if "/K" in elem:
                 walk(elem.K)
 
     walk(pdf.Root.StructTreeRoot.K)
     return out
+
+
+def _alts(pdf: pikepdf.Pdf) -> list[str]:
+    return [str(e.get("/Alt", "")) for e in _elems(pdf, "/Figure")]
 
 
 def _tagged(html: str) -> pikepdf.Pdf:
@@ -68,22 +73,10 @@ def _tagged(html: str) -> pikepdf.Pdf:
 
 def _scopes(pdf: pikepdf.Pdf) -> list[str]:
     out = []
-
-    def walk(elem):
-        if isinstance(elem, pikepdf.Array):
-            for k in elem:
-                walk(k)
-            return
-        if not isinstance(elem, pikepdf.Dictionary):
-            return
-        if elem.get("/S") == pikepdf.Name.TH:
-            attrs = elem.get("/A")
-            attrs = list(attrs) if isinstance(attrs, pikepdf.Array) else [attrs]
-            out.append(next(str(a.Scope) for a in attrs if "/Scope" in a))
-        if "/K" in elem:
-            walk(elem.K)
-
-    walk(pdf.Root.StructTreeRoot.K)
+    for th in _elems(pdf, "/TH"):
+        attrs = th.get("/A")
+        attrs = list(attrs) if isinstance(attrs, pikepdf.Array) else [attrs]
+        out.append(next(str(a.Scope) for a in attrs if "/Scope" in a))
     return out
 
 
