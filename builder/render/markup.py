@@ -120,13 +120,22 @@ def _quotes(text: str) -> str:
     return text.replace('"', "\u201d")
 
 
-def no_lone_word(text: str) -> str:
-    """Every paragraph's last two words joined by a no-break space, so that no line of it
-    holds one word alone (the covers' title, tagline, credit and summary). Markup keeps its
-    tags: the join is made before each closing ``</p>``."""
+def no_lone_word(text: str) -> Markup:
+    """``text`` with each paragraph's last two words kept on one line (a ``<span
+    class="keep">``, which the stylesheet does not let wrap), so that no line of it holds
+    one word alone (the covers' title, tagline, credit and summary). Plain text is escaped;
+    markup keeps its tags, the last two words before each closing ``</p>`` kept together
+    where no tag stands between them. Not a no-break space: a font's space glyph would then
+    read back from the PDF as one, in every heading set in that font."""
     if isinstance(text, Markup):
-        return Markup(re.sub(r"(?<=\S) ([^\s<>]+\s*</p>)", "\u00a0\\1", str(text)))
-    return re.sub(r"(?<=\S) (\S+)\s*$", "\u00a0\\1", text)
+        return Markup(re.sub(r"([^\s<>]+) ([^\s<>]+)(\s*</p>)",
+                             r'<span class="keep">\1 \2</span>\3', str(text)))
+    words = text.rstrip().rsplit(" ", 2)
+    if len(words) < 2:
+        return escape(text)
+    head = escape(words[0]) + Markup(" ") if len(words) == 3 else Markup("")
+    return head + Markup('<span class="keep">') + escape(" ".join(words[-2:])) + \
+        Markup("</span>")
 
 
 def smart(text: str) -> str:

@@ -46,14 +46,20 @@ def test_a_player_short_of_cards_has_none_or_only_some():
 
 def test_no_cover_line_holds_one_word_alone():
     """The covers' texts keep their last two words together (issue 27, item 6), in plain
-    text and in the summary's paragraphs, tags kept."""
+    text (escaped) and in the summary's paragraphs, tags kept; with a span the stylesheet
+    keeps from wrapping, never a no-break space (a font's space glyph would then read back
+    from the PDF as one)."""
     from markupsafe import Markup
 
     from builder.render.markup import no_lone_word
 
+    keep = '<span class="keep">'
     assert no_lone_word("Winning the Battle, Losing the War") == \
-        "Winning the Battle, Losing the\u00a0War"
+        f"Winning the Battle, Losing {keep}the War</span>"
+    assert no_lone_word("Cats & Dogs") == f"Cats {keep}&amp; Dogs</span>"
     assert no_lone_word("War") == "War"
+    assert no_lone_word("<b>") == "&lt;b&gt;"
     out = no_lone_word(Markup("<p>Keep the battlefield.</p>\n<p>Two <em>or</em> more.</p>"))
     assert isinstance(out, Markup)
-    assert str(out) == "<p>Keep the\u00a0battlefield.</p>\n<p>Two <em>or</em>\u00a0more.</p>"
+    assert str(out) == f"<p>Keep {keep}the battlefield.</span></p>\n<p>Two <em>or</em> more.</p>"
+    assert "\u00a0" not in str(out)
