@@ -131,11 +131,12 @@ def test_each_kind_of_input_rewrites_exactly_its_outputs(project, monkeypatch):
         | shipped_if_new({"pdf/peace-rules.pdf", "pdf/compendium.pdf",
                           "pdf/peace-components.pdf"})
 
-    # the content's own site stylesheet: the website's copy of it, nothing else
+    # the content's own site stylesheet: the website's copy of it, and the 404 page, which
+    # holds the stylesheet itself (a static host shows it at any depth: issue 27)
     (content / "templates" / "site").mkdir(parents=True)
     css = (ROOT / "templates" / "site" / "site.css").read_text() + "\n.x-incremental { }\n"
     (content / "templates" / "site" / "site.css").write_text(css)
-    assert run(content, out) == {"site/assets/site.css"}
+    assert run(content, out) == {"site/assets/site.css", "site/404.html"}
 
     # the content's own rulebook stylesheet: every rulebook and the compendium
     (content / "templates" / "book").mkdir(parents=True)

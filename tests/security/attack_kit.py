@@ -48,6 +48,24 @@ SOFT_FSIZE = 1 << 30
 #: a link or picture address with a scheme, in generated HTML (only http, https and mailto
 #: may appear)
 UNSAFE = re.compile(r"""(?:href|src)\s*=\s*["']?\s*([a-zA-Z][a-zA-Z0-9+.\-]*):""")
+#: the one kind of data: address a page may hold: a picture or a font written into the page
+#: (the 404 page of a site whose address is unknown carries its own, issue 27); never text,
+#: HTML or a script
+SAFE_DATA = re.compile(r"data:(?:image/png|image/svg\+xml|font/woff2);base64,[A-Za-z0-9+/=]+[\"']")
+
+
+def unsafe_links(text: str, allowed: tuple[str, ...]) -> list[str]:
+    """Every link or source in ``text`` whose scheme is not in ``allowed`` and that is not a
+    picture or font written into the page (:data:`SAFE_DATA`)."""
+    bad = []
+    for m in UNSAFE.finditer(text):
+        scheme = m.group(1).lower()
+        if scheme in allowed:
+            continue
+        if scheme == "data" and SAFE_DATA.match(text, m.end() - len("data:")):
+            continue
+        bad.append(m.group(0))
+    return bad
 LOCATED = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.+)$")
 CANARY_FONT = Path("/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Regular.otf")
 

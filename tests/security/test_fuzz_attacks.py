@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
-from attack_kit import HANG_GUARD_S, ROOT, UNSAFE, lines_of, put
+from attack_kit import HANG_GUARD_S, ROOT, lines_of, put, unsafe_links
 
 from builder.check import run_check
 
@@ -395,9 +395,9 @@ def attack_case(seed: int, tmp: Path) -> tuple[str, str | None]:
             return what, f"the canary from outside the content folder was rendered ({kind})"
         # the books' HTML goes only to WeasyPrint: card:, diagram: and warbook-dest: are its own
         own = () if kind == "site" else ("card", "diagram", "warbook-dest")
-        for m in UNSAFE.finditer(text):
-            if m.group(1).lower() not in ("http", "https", "mailto") + own:
-                return what, f"unsafe link: {m.group(0)}"
+        bad = unsafe_links(text, ("http", "https", "mailto") + own)
+        if bad:
+            return what, f"unsafe link: {bad[0]}"
     if outside_listing(outside) != before:
         return what, "a file outside the content folder was written or removed"
     return what, None
