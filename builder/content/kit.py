@@ -96,7 +96,7 @@ KINDS: dict[str, dict[str, tuple[Callable, Any]]] = {
             "art": (text, None), "params": (art_params, None), "text": ("sections", None),
             "panel": (box_mm, None), "title": (boolean, True), "who": (WHO, None),
             "per_sheet": (whole(1, 2), 1), "landscape": (boolean, True),
-            "copies": ("copies", None), **COMMON},
+            "bleed": (boolean, False), "copies": ("copies", None), **COMMON},
     "round-tracker": {"rounds": (whole(2, 40), 20), "laps": (whole(1, 20), 10),
                       "text": ("sections", None), **COMMON},
     "deck": {"cards": ("cards", "all"), "back": (one_of("a", "b"), "a"), "deck": (text, None),

@@ -796,8 +796,12 @@ def player_mat_art(ctx) -> str:
                             note="your two cards, face down\nlook at them any time", dashed=True))
     out.append(d.card_space(ink, x + 2 * step, y, "DISCARD", colour,
                             note="face up: your cards\nthat survived a turn", icon=suit))
-    out.append(d.text(x + 3 * step - 4.0, ctx.h / 2, "play toward the Killed pile \u2192", 6.5,
-                      rotate=-90, fill=ink.c("#444444")))
+    # the arrow is drawn, not typed: the mats' face (Cabin) has no arrow glyph, and a
+    # fallback face would be embedded for that one character
+    words, tx = "play toward the Killed pile", x + 3 * step - 4.0
+    out.append(d.text(tx, ctx.h / 2, words, 6.5, rotate=-90, fill=ink.c("#444444")))
+    end = ctx.h / 2 - len(words) * 6.5 * 0.3528 * 0.5 / 2 - 1.0   # the words' far end, and 1 mm
+    out.append(d.arrow_up(tx - 0.8, end, 5.0, ink.c("#444444"), sw=0.3))
     return "".join(out)
 
 

@@ -76,8 +76,11 @@ class Drawing(Protocol):
 class ArtContext:
     """What an art hook is given: ``draw`` (the :class:`Drawing` helpers), ``ink``, the
     piece's size in mm (``w``, ``h``), its ``colour`` and the game's ``accent``, the players'
-    ``colours`` and ``names``, the ``player`` it is for (or None) and the mat's ``params``
-    from game.yaml (a variant's merged in)."""
+    ``colours`` and ``names``, the ``player`` it is for (or None), the mat's ``params``
+    from game.yaml (a variant's merged in) and its ``bleed``: how far (mm; left, top, right,
+    bottom) past each edge of the trim the art should run. A colour drawn to the trim is drawn
+    on to there (``x = -bleed[0]`` ...), so that a cut a little off the line shows no white
+    edge; nothing that must be read goes within 3 mm of the trim."""
 
     draw: Drawing
     ink: Ink
@@ -89,3 +92,4 @@ class ArtContext:
     names: dict[str, str]
     player: str | None
     params: dict[str, Any] = field(default_factory=dict)
+    bleed: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)

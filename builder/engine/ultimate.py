@@ -568,7 +568,9 @@ def points_reference_art(ctx) -> str:
     """The points reference (``art: points-reference``): every diamond with its points."""
     d, ink = ctx.draw, ctx.ink
     red = d.RED
-    out = [d.rect(0, 0, ctx.w, ctx.h, fill=ink.tint(red, 0.06))]
+    left, top, right, bottom = ctx.bleed      # the tint runs into the bleed
+    out = [d.rect(-left, -top, ctx.w + left + right, ctx.h + top + bottom,
+                  fill=ink.tint(red, 0.06))]
     out.append(d.text(4, 8.5, "Diamond points", 11, anchor="start", weight=700,
                       fill=ink.c(red), family=d.SERIF))
     out.append(d.text(ctx.w - 4, 8.5, "all thirteen: 91 · 46 or more cannot be caught", 7.5,

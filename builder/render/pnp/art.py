@@ -26,6 +26,12 @@ RED = "#b3202a"
 #: the least size (pt) of any word on a mat, a track, a token or a player aid (issue 14)
 MAT_MIN_PT = 9.0
 
+#: how far a mat's frame line stands inside its trim (mm): a cut up to this far off the
+#: line never touches the frame (issue 27, item 3: print shops ask for 3 mm)
+FRAME_INSET = 3.0
+#: the frame line's width (mm); nothing else on a mat is drawn over it or outside it
+FRAME_LINE = 0.6
+
 
 def n(x: float) -> str:
     r = round(x, 3)
@@ -256,8 +262,9 @@ def card_space(ink: Ink, x: float, y: float, label: str, colour: str, *, note: s
 
 
 def mat_frame(ink: Ink, w: float, h: float, colour: str) -> str:
-    return rect(1.5, 1.5, w - 3, h - 3, fill=ink.tint(colour, 0.05), stroke=ink.c(colour),
-                sw=0.6, rx=4)
+    k = FRAME_INSET
+    return rect(k, k, w - 2 * k, h - 2 * k, fill=ink.tint(colour, 0.05), stroke=ink.c(colour),
+                sw=FRAME_LINE, rx=4)
 
 
 def arrow_up(x: float, y: float, length: float, colour: str, sw: float = 0.4) -> str:

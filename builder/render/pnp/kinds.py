@@ -11,6 +11,7 @@ engine's art hook (``GameDef.art``), called with an :class:`ArtContext`.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from markupsafe import Markup
@@ -239,7 +240,8 @@ def mat(r: Renderer, game, words: Words, p: dict, paper: Paper, first: int) -> K
         sections = section_views(words, v["text"] or p["text"] or [])
         title = f"{p['name']} ({names[pid]})" if pid else p["name"]
         panel = v["panel"] or p["panel"]
-        pieces.append(Piece(v["stem"], title, w, h, 0.0,
+        # ``bleed: true``: the art colours the mat to its trim (a ground), and runs on past it
+        pieces.append(Piece(v["stem"], title, w, h, layout.BLEED if p["bleed"] else 0.0,
                             lambda bl, ctx=ctx, who=who, sections=sections, panel=panel:
                             draw_mat(r, game, words, p, ctx, who, sections, panel, bl)))
     per = p["per_sheet"]
@@ -260,7 +262,7 @@ def mat(r: Renderer, game, words: Words, p: dict, paper: Paper, first: int) -> K
 def draw_mat(r: Renderer, game, words: Words, p: dict, ctx: ArtContext, who: str,
              sections: list, panel, bleed: tuple) -> str:
     if p["art"]:
-        body = game.gamedef.art[p["art"]](ctx)
+        body = game.gamedef.art[p["art"]](replace(ctx, bleed=tuple(bleed)))
     else:
         body = art.mat_frame(ctx.ink, ctx.w, ctx.h, ctx.colour)
     out = art.svg(ctx.w, ctx.h, body, bleed)

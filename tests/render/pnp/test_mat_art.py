@@ -17,6 +17,7 @@ import pytest
 
 from builder.check import run_check
 from builder.render.pnp import art
+from builder.render.pnp.art import FRAME_INSET, FRAME_LINE
 from builder.render.pnp.kinds import MAT_DRAW, ArtContext
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -118,10 +119,13 @@ def test_a_mat_is_drawn_on_itself_and_leaves_room(fn, ctx, panel):
         where = f"{kind} {el.text or ''!r} at ({x0:.1f}, {y0:.1f})-({x1:.1f}, {y1:.1f})"
         assert x0 >= -tol and y0 >= -tol and x1 <= ctx.w + tol and y1 <= ctx.h + tol, \
             f"off the {ctx.w} x {ctx.h} mat: {where}"
-        frame = (x1 - x0 > ctx.w - 4) and (y1 - y0 > ctx.h - 4)
+        # the frame (and a ground filling the whole mat) spans the mat; everything else
+        # stays inside the frame line, which stands 3 mm inside the trim (issue 27, item 3)
+        frame = (x1 - x0 > ctx.w - 2 * FRAME_INSET - 1) and (y1 - y0 > ctx.h - 2 * FRAME_INSET - 1)
         if not frame:
-            assert x0 >= 1.5 - tol and y0 >= 1.5 - tol and x1 <= ctx.w - 1.5 + tol \
-                and y1 <= ctx.h - 1.5 + tol, f"over the frame: {where}"
+            k = FRAME_INSET + FRAME_LINE / 2
+            assert x0 >= k - tol and y0 >= k - tol and x1 <= ctx.w - k + tol \
+                and y1 <= ctx.h - k + tol, f"over the frame: {where}"
         if panel and not frame:
             px, py, pw, ph = panel
             assert x1 <= px + tol or x0 >= px + pw - tol or y1 <= py + tol \
