@@ -338,8 +338,9 @@ def deck(r: Renderer, game, words: Words, p: dict, paper: Paper, first: int) -> 
     row = CoverRow(p["row"] or f"Playing cards, {len(cards)} faces and their backs",
                    str(len(cards)), f"{CARD_W:g} x {CARD_H:g} mm (poker)",
                    f"{first} to {first + len(sheets) - 1}")
-    how = p["how"] or ("Cards: print the sheets double-sided, flipping on the long edge; each "
-                       "sheet of faces is followed by its backs. Cut from the face side.")
+    # how to print them is the cover's first steps (the whole file, double-sided): here only
+    # what is the cards' own
+    how = p["how"] or "Cards: cut from the face side, along the fronts' crop marks."
     return Kit(sheets, [row], [], [how])
 
 
@@ -364,10 +365,9 @@ def own_deck(r: Renderer, game, p: dict, paper: Paper, first: int) -> Kit:
             str(len(d.copies)), size_text(d.size),
             f"{first + len(sheets)} to {first + len(sheets) + len(part) - 1}"))
         sheets += part
-    how = p["how"] or ("Cards: print the sheets double-sided, flipping on the long edge; each "
-                       "sheet of faces is followed by its backs. Cut from the face side. "
-                       f"No duplex printer? {game.slug}-cards-gutterfold.pdf holds the same "
-                       "cards to fold and glue.")
+    how = p["how"] or ("Cards: cut from the face side, along the fronts' crop marks. "
+                       f"Rather fold than print double-sided? {game.slug}-cards-gutterfold.pdf "
+                       "holds the same cards, each face beside its back, to fold and glue.")
     return Kit(sheets, rows, [], [how], own=decks)
 
 
@@ -460,7 +460,8 @@ def _stack(out: list[layout.Sheet], host: int, s: layout.Sheet) -> bool:
     _shift(trial, y0 - top.y)
     _shift(piece, y0 + top.h + layout.BAND_GAP - low.y, band=bands)
     trial.items += piece.items
-    trial.title = f"{h.title}; {s.title}"
+    # two sheets of one kind stacked read once ("player aids", not "player aids; player aids")
+    trial.title = h.title if s.title in h.title.split("; ") else f"{h.title}; {s.title}"
     trial.number, trial.total = 99, 99  # the label's room, at its widest
     try:
         layout.finish(trial)

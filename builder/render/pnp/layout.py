@@ -153,7 +153,7 @@ class Sheet:
     landscape: bool
     title: str                  # "stone tokens, fronts"
     items: list[Item] = field(default_factory=list)
-    side: str = "single"        # single | front | back | fold
+    side: str = "single"        # single | front | back | fold | blank (a back left empty)
     html: str = ""              # free content (cover pages), drawn under the items
     blocks: list[Box] = field(default_factory=list)  # where the free content inks
     number: int = 0
