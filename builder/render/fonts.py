@@ -79,3 +79,17 @@ def font_face_css() -> str:
 
 def font_files() -> list[Path]:
     return [find(name) for *_, name in FACES]
+
+
+def embeddable_files() -> list[Path]:
+    """Every font file a PDF of this build may have embedded: the faces (:func:`font_files`)
+    first, then the other files of the font folders (WeasyPrint's fontconfig may pick a
+    sibling of a named face, such as EB Garamond's 08 cut), for
+    :func:`builder.render.book.fontshare.share_fonts` to recognise the subsets by."""
+    out = list(dict.fromkeys(font_files()))
+    for d in FONT_DIRS:
+        if d.is_dir():
+            out += [p for p in sorted(d.iterdir())
+                    if p.suffix.lower() in (".otf", ".ttf") and p not in out]
+    return out
+

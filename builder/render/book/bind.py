@@ -11,7 +11,9 @@ pikepdf) and merges what makes the whole a single, navigable and tagged book:
 - the links of the front matter's contents, written as ``warbook-dest:<anchor>`` URIs
   because the anchors live in the parts; they become links to the named destinations;
 - the bookmarks: the front matter's, then one closed entry per part holding the part's own;
-- the page labels: i, ii ... for the front matter, then "War 1", "War 2" ... per part.
+- the page labels: i, ii ... for the front matter, then "War 1", "War 2" ... per part;
+- the fonts: each face's subsets (one per part) become one subset holding all their glyphs
+  (:mod:`.fontshare`), so a face is embedded once.
 
 Every part starts on a right-hand page, as in a printed book: a part (or the front matter)
 with an odd number of pages is followed by a blank page.
@@ -27,6 +29,8 @@ from pathlib import Path
 import pikepdf
 from pikepdf import Array, Dictionary, Name, OutlineItem, Pdf, String
 
+from ..fonts import embeddable_files
+from .fontshare import share_fonts
 from .tagging import scope_table_headers
 
 #: URI scheme of a link to an anchor in another part of the bound book
@@ -182,6 +186,8 @@ def bind(front: Path, parts: list[Part], target: Path) -> int:
         struct.Namespaces = namespaces
     root.PageLabels = Dictionary(Nums=labels)
     scope_table_headers(book)  # the front matter's tables (the parts' have theirs)
+    # each face embedded once, not once a part (issue 27, item 6)
+    share_fonts(book, embeddable_files())
 
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
