@@ -75,6 +75,16 @@ class DeckCard(CardBase):
     def name(self) -> str:
         return self.title
 
+    def __getattr__(self, name: str) -> Any:
+        # reached only when nothing has the name: a field misspelt in an engine. The
+        # card's own slots are answered plainly (unset while a card is being made).
+        if name.startswith("__") or name in DeckCard.__slots__:
+            raise AttributeError(name)
+        deck = self.deck
+        known = ", ".join(deck.fields) or "none"
+        raise AttributeError(f"card '{self.code}' of deck '{deck.name}' has no field "
+                             f"'{name}' (its fields: {known}){suggest(name, deck.fields)}")
+
     def fields(self) -> dict[str, Any]:
         """The card's fields by name, as the deck file gives them."""
         return {f: getattr(self, f) for f in self.deck.fields}

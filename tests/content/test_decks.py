@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES
+from helpers import FIXTURES, warbook_here
 
 from builder.check import run_check
 from builder.engine import FRENCH, Card, CardError, Deck, GameDef, full_deck
@@ -61,6 +61,18 @@ def test_a_deck_refuses_a_code_twice_and_a_field_named_like_an_attribute():
         Deck("d", [{"code": "R7"}, {"code": "R7"}])
     with pytest.raises(ValueError, match="a field named 'deck'"):
         Deck("d", [{"code": "R7", "deck": "x"}])
+
+
+def test_a_field_misspelt_on_a_card_says_the_cards_fields_and_the_nearest():
+    deck = Deck("expeditions", ROWS, key="test/expeditions-fields")
+    r7 = deck.card("R7")
+    assert r7.colour == "red" and not hasattr(r7, "nubmer")
+    with pytest.raises(AttributeError, match=r"^card 'R7' of deck 'expeditions' has no field "
+                                             r"'nubmer' \(its fields: colour, number\); "
+                                             r"did you mean 'number'\?$"):
+        r7.nubmer  # the access is the test
+    with pytest.raises(AttributeError, match=r"^__getstate_x__$"):  # protocols still probe
+        r7.__getstate_x__
 
 
 def test_the_french_deck_is_the_52_as_the_engines_deal_them():
@@ -114,6 +126,20 @@ def colours(tmp_path, monkeypatch) -> Path:
 def first_errors(content: Path) -> list[str]:
     report = run_check(Path(content.name))
     return [d.format().splitlines()[0] for d in report.diagnostics.errors]
+
+
+def test_an_engine_reading_a_field_the_cards_lack_is_told_where_and_the_nearest(colours):
+    engine = colours / "high-colours" / "engine.py"
+    text = engine.read_text()
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if ".number for p in" in t)
+    engine.write_text(text.replace(".number for p in", ".numbr for p in"))
+    proc = warbook_here("check", "--content", "content", cwd=colours.parent)
+    assert proc.returncode == 1
+    first = proc.stderr.splitlines()[0]
+    assert first.startswith(f"content/high-colours/engine.py:{line}: error: "), proc.stderr
+    assert "card 'R6' of deck 'colours' has no field 'numbr' (its fields: colour, number); " \
+           "did you mean 'number'?" in first
+    assert "Traceback" not in proc.stderr
 
 
 def test_a_game_with_its_own_deck_is_read_and_replayed(colours):
