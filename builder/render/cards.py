@@ -336,7 +336,7 @@ def _compact_body(card: Card, colour: str) -> str:
 # --------------------------------------------------------------------------- faces
 @lru_cache(maxsize=1024)
 def _card_face(card: Card, style: str, four_colour: bool, width: str | None,
-               height: str | None, bleed: float, keyline: float = 0) -> str:
+               height: str | None, bleed: float, outline: bool = True) -> str:
     colour = suit_colour(card.suit, four_colour)
     head = _svg_open(card.name(), bleed, width, height)
     bg = ""
@@ -351,14 +351,10 @@ def _card_face(card: Card, style: str, four_colour: bool, width: str | None,
         sw = _COMPACT_STROKE
         body = _compact_body(card, colour)
         radius = _COMPACT_RADIUS
-    if keyline:
-        # print and play: the outline stands ``keyline`` inside the trim, so a cut a little
-        # off the line leaves no line on one card and a double one on its neighbour
-        k = keyline + sw / 2
-        edge = (f'<rect x="0" y="0" width="{_n(CARD_W)}" height="{_n(CARD_H)}" fill="#ffffff"/>'
-                f'<rect x="{_n(k)}" y="{_n(k)}" width="{_n(CARD_W - 2 * k)}" '
-                f'height="{_n(CARD_H - 2 * k)}" rx="{_n(max(radius - k, 8))}" fill="none" '
-                f'stroke="{_EDGE}" stroke-width="{_n(sw)}"/>')
+    if not outline:
+        # print and play: no line near the cut (a cut a little off it would show), the card
+        # white to its edge like a printed deck; the crop marks say where to cut
+        edge = f'<rect x="0" y="0" width="{_n(CARD_W)}" height="{_n(CARD_H)}" fill="#ffffff"/>'
     else:
         edge = (f'<rect x="{_n(sw / 2)}" y="{_n(sw / 2)}" width="{_n(CARD_W - sw)}" '
                 f'height="{_n(CARD_H - sw)}" rx="{_n(radius - sw / 2)}" fill="#ffffff" '
@@ -368,20 +364,21 @@ def _card_face(card: Card, style: str, four_colour: bool, width: str | None,
 
 def card_face(card: Card | str, *, style: str = "full", four_colour: bool = False,
               idprefix: str = "", width: str | None = None, height: str | None = None,
-              bleed_mm: float = 0, keyline_mm: float = 0) -> str:
+              bleed_mm: float = 0, outline: bool = True) -> str:
     """SVG of the face of ``card`` (a :class:`Card` or a name such as ``"QD"``).
 
     ``style="full"`` draws a real playing card, ``style="compact"`` a large rank and suit
     for small diagrams. ``width``/``height`` (CSS lengths such as ``"16mm"``) are set on the
     ``<svg>`` only when given. ``bleed_mm`` enlarges the viewBox by that much on each side,
-    filled white. The output contains no ``id`` attributes, so ``idprefix`` (accepted for
+    filled white. ``outline=False`` leaves out the outline round the card (print and play:
+    no line stands near a cut). The output contains no ``id`` attributes, so ``idprefix`` (accepted for
     callers that pass one) is never needed.
     """
     if style not in STYLES:
         raise ValueError(f"unknown card style {style!r} (expected 'full' or 'compact')")
     del idprefix  # no ids are emitted; see the docstring
     return _card_face(_as_card(card), style, bool(four_colour), width, height, _units(bleed_mm),
-                      _units(keyline_mm))
+                      bool(outline))
 
 
 # --------------------------------------------------------------------------- backs

@@ -15,7 +15,6 @@ import re
 from html import escape
 
 from .. import cards as cardart
-from .layout import MARK_WIDTH, Mark
 
 FONT = "Cabin, 'DejaVu Sans', sans-serif"
 SERIF = "'EB Garamond', serif"
@@ -126,16 +125,6 @@ def line(x1, y1, x2, y2, stroke=INK, sw=0.2, dash: str = "") -> str:
     d = f' stroke-dasharray="{dash}"' if dash else ""
     return (f'<line x1="{n(x1)}" y1="{n(y1)}" x2="{n(x2)}" y2="{n(y2)}" stroke="{stroke}" '
             f'stroke-width="{n(sw)}"{d}/>')
-
-
-def marks_svg(page_w: float, page_h: float, marks: list[Mark], fold_y: float | None = None,
-              fold_x0: float = 0, fold_x1: float = 0) -> str:
-    """The crop-mark layer of a page (black, :data:`MARK_WIDTH` thick, butt ends)."""
-    body = "".join(line(m.x1, m.y1, m.x2, m.y2, "#000000", MARK_WIDTH) for m in marks)
-    if fold_y is not None:
-        body += line(fold_x0, fold_y, fold_x1, fold_y, "#000000", MARK_WIDTH, "1.5 1")
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="marks" width="{n(page_w)}mm" '
-            f'height="{n(page_h)}mm" viewBox="0 0 {n(page_w)} {n(page_h)}">{body}</svg>')
 
 
 # --------------------------------------------------------------------------- calibration

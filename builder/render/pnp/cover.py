@@ -17,7 +17,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass, field, replace
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ... import __version__
 from ...settings import Paper
@@ -49,7 +49,7 @@ def cover_sheet(r: Renderer, paper: Paper, title: str, subtitle: str, rows: list
         "subtitle": subtitle, "rows": rows, "need": need, "steps": steps,
         "need_label": need_label,
         "cal_x": x, "cal_y": cal_y, "cal_text_x": x + 56.0, "cal_text_w": cw - 56.0,
-        "square": Markup(art.calibration_square(r.ink)),
+        "square": Markup(titled(art.calibration_square(r.ink), CALIBRATION_ALT)),
         "foot_y": cal_y + 53.0,
         "footer": (f"warbook {__version__} · {_dt.date.today().isoformat()} · "
                    f"{paper.label}{', low ink' if r.ink.low else ''}"),
@@ -58,6 +58,18 @@ def cover_sheet(r: Renderer, paper: Paper, title: str, subtitle: str, rows: list
     s.html = Markup(r.cover_macro(c))
     s.blocks = [layout.Box(x, y, cw, cal_y + 57.0 - y)]
     return s
+
+
+#: the calibration square, in words (its figure's alternative text, PDF/UA)
+CALIBRATION_ALT = ("A square 50 mm across with millimetre ticks, to check that the page "
+                   "printed at actual size")
+
+
+def titled(svg: str, title: str) -> str:
+    """``svg`` with ``title`` as its first child, the words WeasyPrint gives its figure in
+    the tag tree."""
+    head, sep, rest = svg.partition(">")
+    return f"{head}{sep}<title>{escape(title)}</title>{rest}"
 
 
 def print_steps(paper: Paper, duplex_pairs: list[tuple[int, int]], extra: list[str]) -> list[str]:

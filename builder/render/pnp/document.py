@@ -14,21 +14,34 @@ Card art is the rulebooks' SVG (:mod:`builder.render.cards`). WeasyPrint draws a
 every use, so each card artwork is rendered once into a "library" PDF
 (:meth:`Renderer.library`) and placed on the sheets as a Form XObject (:func:`place_forms`):
 the 2 x 52 faces and backs of the deck cost one drawing each.
+
+Every file is PDF/UA-1 (issue 27 item 8), as the rulebooks are: WeasyPrint writes the tag
+tree and the XMP packet that claims it. Each piece is a described figure: an SVG piece
+carries its name as its ``<title>`` (:meth:`Renderer.item_html`), and a placed card is laid
+out as an empty picture whose alternative text names the card ("Queen of hearts, face"),
+its drawing then placed as an artifact; the cover's table headers get their scope
+(:func:`builder.render.book.tagging.scope_table_headers`). The crop marks and fold lines
+are printer's marks, drawn last (:func:`prepress`) as artifacts in the registration colour
+(``/Separation /All``: every ink at 100 %, black on an RGB screen or printer), which the
+print-shop copy (:mod:`builder.render.printshop`) leaves as it is.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import time
 from pathlib import Path
 from typing import Any
 
+import pikepdf
 import pydyf
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 
 from ... import __version__
+from ...engine.core import Card
 from ...settings import Paper
 from .. import cards as cardart
 from ..faces import Faces, split_ref
@@ -41,6 +54,18 @@ from .pieces import CARD_H, CARD_W, ComponentError, mm
 #: a game's own card in the library (``pnp-own-<reference>``; see owncards.own_code)
 OWN, OWN_GREY = "pnp-own-", "pnp-owngrey-"
 
+#: every print-and-play file is PDF/UA-1 (issue 27 item 8), as the rulebooks are
+PDF_VARIANT = "pdf/ua-1"
+
+#: the empty picture a placed card is laid out as (``card:pnp-blank``): it carries the
+#: card's description in the tag tree, and :func:`place_forms` draws the card over it
+BLANK = "pnp-blank"
+
+#: what a piece of a kind is, when the file's pieces do not say (``write_pdf``'s ``alts``)
+KIND_WORDS = {"token": "A token", "mat": "A play mat", "tracker": "A tracker",
+              "track": "A score track", "aid": "A player aid", "card": "A card",
+              "card-back": "The back of a card"}
+
 
 def own_ref(code: str) -> str | None:
     """The card reference of a library code ``pnp-own-<reference>`` (None: not one)."""
@@ -50,9 +75,6 @@ def own_ref(code: str) -> str | None:
     return None
 
 # --------------------------------------------------------------------------- fetcher
-#: how far inside the trim a printed card's outline stands (mm): clear of a cut that
-#: misses its line by a little, and of the corner index
-KEYLINE = 1.5
 
 
 class PnpFetcher(CardFetcher):
@@ -62,15 +84,18 @@ class PnpFetcher(CardFetcher):
 
     def svg(self, code: str) -> bytes:
         if code not in self.cache:
-            if code.startswith("pnp-back-"):
+            if code == BLANK:
+                text = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
+            elif code.startswith("pnp-back-"):
                 text = cardart.card_back(code[9:], bleed_mm=layout.BLEED)
             elif code.startswith("pnp-lowback-"):
                 text = art.low_ink_back(code[12:], layout.BLEED)
             elif code.startswith("pnp-face-"):
-                text = cardart.card_face(code[9:], style="full", keyline_mm=KEYLINE)
+                # no outline: a line within 3 mm of a cut shows every cut a little off it
+                text = cardart.card_face(code[9:], style="full", outline=False)
             elif code.startswith("pnp-bleedface-"):
                 text = cardart.card_face(code[14:], style="full", bleed_mm=layout.BLEED,
-                                         keyline_mm=KEYLINE)
+                                         outline=False)
             elif code.startswith("pnp-grey-"):
                 text = art.greyscale_svg(cardart.card_face(code[9:], style="full"), 0.25)
             elif own_ref(code) is not None:   # a game's own card or back (owncards.py)
@@ -94,7 +119,7 @@ class Renderer:
         self.paper = paper
         self.ink = art.Ink(ink)
         self.env = environment(templates)
-        self.env.globals.update(mm=helper(mm), marks=helper(self._marks),
+        self.env.globals.update(mm=helper(mm), item_html=helper(self.item_html),
                                 label_html=helper(self._label))
         # the macros the sheets' pieces call from Python, each call a bounded render
         self.texts = macros(self.env.get_template("components/texts.html.j2"))
@@ -113,15 +138,55 @@ class Renderer:
         self.pages = 0
         self._lib: dict[str, tuple[Any, int]] = {}
         self._lib_data: dict[int, bytes] = {}
+        #: the titles of the pieces of the file being written, by piece name (write_pdf)
+        self._alts: dict[str, str] = {}
 
     # -- template helpers
-    @staticmethod
-    def _marks(sheet: layout.Sheet) -> Markup:
-        w, h = sheet.size
-        fx0 = fx1 = 0.0
-        if sheet.fold_y is not None:
-            fx0, fx1 = layout.MARGIN, w - layout.MARGIN
-        return Markup(art.marks_svg(w, h, sheet.marks, sheet.fold_y, fx0, fx1))
+    def item_html(self, it: layout.Item) -> Markup:
+        """An item's markup, described for the tag tree: a placed card is an empty picture
+        whose alternative text names it (the card is drawn over it by :func:`place_forms`);
+        an SVG piece gets its name as the SVG's ``<title>``, which WeasyPrint makes the
+        figure's alternative text."""
+        if it.ref:
+            return Markup(f'<img src="card:{BLANK}" alt="{escape(self.alt(it))}" '
+                          f'style="left:0;top:0;width:100%;height:100%">')
+        html = str(it.html)
+        if "<svg" not in html:
+            return Markup(html)
+        title = f"<title>{escape(self.alt(it))}</title>"
+        return Markup(re.sub(r"(<svg\b[^>]*?)(/?)>",
+                             lambda m: (m.group(1) + ">" + title + "</svg>") if m.group(2)
+                             else m.group(0) + title, html, count=1))
+
+    def alt(self, it: layout.Item) -> str:
+        """What an item is, in players' words: a card by its name and side ("Queen of
+        hearts, face"), any other piece by its title ("Stone token, back")."""
+        if it.kind in ("card", "card-back"):
+            side = "back" if it.kind == "card-back" else "face"
+            name = self._card_name(it)
+            return f"{name[:1].upper()}{name[1:]}, {side}" if name else KIND_WORDS[it.kind]
+        name = it.name.split(":")[0]   # a back: "<back piece>:<the front's item>"
+        while name:
+            if name in self._alts:
+                return self._alts[name]
+            head, dash, tail = name.rpartition("-")   # a numbered copy: "stone-front-2"
+            if not dash or not tail.isdigit():
+                break
+            name = head
+        return KIND_WORDS.get(it.kind, it.kind.replace("-", " ").capitalize())
+
+    def _card_name(self, it: layout.Item) -> str:
+        """The name of the card an item shows, from its name ("QH", "back of QH",
+        "<deck>/<code>", "back of <deck>/<code>") and its artwork's reference."""
+        code = it.name.removeprefix("back of ").rpartition("/")[2]
+        own = own_ref(it.ref)
+        try:
+            if own is not None:
+                key = split_ref(own)[0]
+                return self.fetcher.faces.art(key).spec.deck.card(code).name()
+            return Card.parse(code).name()
+        except (KeyError, ValueError, AttributeError):   # no card's name: the kind says
+            return ""
 
     def _label(self, label: layout.Label) -> Markup:
         """The sheet's label, drawn by the ``sheet_label`` macro (components/texts.html.j2)
@@ -135,8 +200,12 @@ class Renderer:
 
     # -- documents
     def write_pdf(self, sheets: list[layout.Sheet], target: Path, *, title: str, subject: str,
-                  author: str = "warbook", duplex: bool = False) -> int:
+                  author: str = "warbook", duplex: bool = False,
+                  alts: dict[str, str] | None = None) -> int:
+        """Write ``sheets`` as the PDF ``target``; ``alts``: the title of each piece by its
+        name (``Piece.title`` by ``Piece.name``), the words a screen reader says for it."""
         t0 = time.perf_counter()
+        self._alts = dict(alts or {})
         doc_meta = {"title": title, "author": author, "subject": subject,
                     "keywords": title, "version": __version__, "low": self.ink.low}
         html = self.env.get_template("components/sheets.html.j2").render(doc=doc_meta,
@@ -153,11 +222,10 @@ class Renderer:
                 + " (hint: shorten that component's sections under kit: in the game's "
                   "game.yaml, or set fewer of them; a wider typeface needs more room)")
         refs = sorted({it.ref for sh in sheets for it in sh.items if it.ref})
+        data = doc.write_pdf(finisher=_finisher(sheets, duplex), pdf_variant=PDF_VARIANT)
         if refs:
-            data = doc.write_pdf(finisher=_finisher(sheets, duplex))
-            target.write_bytes(place_forms(data, sheets, self.library(refs)))
-        else:
-            doc.write_pdf(str(target), finisher=_finisher(sheets, duplex))
+            data = place_forms(data, sheets, self.library(refs))
+        target.write_bytes(prepress(data, sheets))
         self.pages += len(doc.pages)
         self.timings[target.name] = time.perf_counter() - t0
         return len(doc.pages)
@@ -228,7 +296,10 @@ def _finisher(sheets: list[layout.Sheet], duplex: bool):
                      max(bleed[2], trim[2]), max(bleed[3], trim[3])]
             page["TrimBox"] = pydyf.Array(trim)
             page["BleedBox"] = pydyf.Array(bleed)
-        prefs = pydyf.Dictionary({"PrintScaling": "/None", "PickTrayByPDFSize": "true"})
+        # WeasyPrint's (PDF/UA: DisplayDocTitle) and the print dialog's
+        prefs = pdf.catalog.get("ViewerPreferences") or pydyf.Dictionary()
+        prefs.update({"PrintScaling": "/None", "PickTrayByPDFSize": "true",
+                      "DisplayDocTitle": "true"})
         # the print dialog's default: a file with backs is printed whole, double-sided,
         # flipped on the long edge (cover.duplex_file ordered its pages for that)
         two_sided = duplex or any(s.side == "back" for s in sheets)
@@ -241,6 +312,78 @@ def ref_bleed(code: str) -> float:
     """How far a shared card artwork runs past the card's trim."""
     return layout.BLEED if code.startswith(("pnp-back-", "pnp-lowback-", "pnp-bleedface-",
                                             OWN, OWN_GREY)) else 0.0
+
+
+#: the registration colour's name in a page's resources: every ink at 100 %
+REGISTRATION = "/WbRegistration"
+
+
+def registration(pdf: pikepdf.Pdf) -> pikepdf.Object:
+    """The registration colour space: ``/Separation /All``, whose tint 1 is 100 % of every
+    ink (its alternate, DeviceCMYK 1 1 1 1, is black on an RGB screen or printer)."""
+    tint = pikepdf.Dictionary(FunctionType=2, Domain=[0, 1], C0=[0, 0, 0, 0],
+                              C1=[1, 1, 1, 1], N=1)
+    return pdf.make_indirect(pikepdf.Array([pikepdf.Name.Separation, pikepdf.Name.All,
+                                            pikepdf.Name.DeviceCMYK, pdf.make_indirect(tint)]))
+
+
+def marks_content(sheet: layout.Sheet) -> bytes:
+    """A sheet's printer's marks as PDF drawing, page coordinates (points, y up): each crop
+    mark and the fold line of a gutter-fold sheet (dashed, between the margins), stroked
+    :data:`layout.MARK_WIDTH` thick with butt ends in the registration colour, and marked
+    as an artifact (they are no part of what the page says). Empty: a sheet without."""
+    w, h = sheet.size
+    k = layout.PT_PER_MM
+    lines = [(m.x1, m.y1, m.x2, m.y2) for m in sheet.marks]
+    if not lines and sheet.fold_y is None:
+        return b""
+
+    def f(v: float) -> str:
+        return f"{v:.4f}".rstrip("0").rstrip(".")
+
+    def seg(x1: float, y1: float, x2: float, y2: float) -> str:
+        return f"{f(x1 * k)} {f((h - y1) * k)} m {f(x2 * k)} {f((h - y2) * k)} l S"
+
+    ops = ["/Artifact BMC", "q", f"{REGISTRATION} CS 1 SCN", f"{f(layout.MARK_WIDTH * k)} w",
+           "0 J 0 j [] 0 d"]
+    ops += [seg(*line) for line in lines]
+    if sheet.fold_y is not None:
+        ops.append(f"[{f(1.5 * k)} {f(1.0 * k)}] 0 d")
+        ops.append(seg(layout.MARGIN, sheet.fold_y, w - layout.MARGIN, sheet.fold_y))
+    ops += ["Q", "EMC"]
+    return ("\n".join(ops) + "\n").encode("ascii")
+
+
+def prepress(pdf_bytes: bytes, sheets: list[layout.Sheet]) -> bytes:
+    """The last pass over a written file: every sheet's printer's marks drawn over its page
+    (:func:`marks_content`), and the cover table's headers given their scope, which
+    PDF/UA asks for and WeasyPrint does not write. The PDF's version (its ``%PDF-1.7``
+    header) and its tag tree are kept."""
+    from ..book.tagging import scope_table_headers
+
+    with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
+        scope_table_headers(pdf)
+        space = None
+        for page, sheet in zip(pdf.pages, sheets):
+            marks = marks_content(sheet)
+            if not marks:
+                continue
+            if space is None:
+                space = registration(pdf)
+            res = page.obj.get("/Resources")
+            if res is None:
+                res = page.obj.Resources = pikepdf.Dictionary()
+            if "/ColorSpace" not in res:
+                res.ColorSpace = pikepdf.Dictionary()
+            res.ColorSpace[REGISTRATION] = space
+            # the page's own drawing inside q ... Q: WeasyPrint's first matrix is outside
+            # any saved state, and the marks are drawn in page coordinates
+            page.contents_add(pdf.make_stream(b"q\n"), prepend=True)
+            page.contents_add(pdf.make_stream(b"\nQ\n" + marks), prepend=False)
+        out = io.BytesIO()
+        pdf.save(out, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.preserve)
+    return out.getvalue()
 
 
 def place_forms(pdf_bytes: bytes, sheets: list[layout.Sheet], lib: dict[str, tuple[Any, int]]) -> bytes:
@@ -297,6 +440,8 @@ def place_forms(pdf_bytes: bytes, sheets: list[layout.Sheet], lib: dict[str, tup
                   else f"1 0 0 1 {f(px)} {f(py)}")
             ops.append(f"q {f(c.x * k)} {f((H - c.bottom) * k)} {f(c.w * k)} {f(c.h * k)} re W n "
                        f"{cm} cm {name} Do Q")
+        # the drawing of the described pictures WeasyPrint laid out (item_html): an artifact
+        ops = ["/Artifact BMC", *ops, "EMC"]
         res = page["/Resources"].get_object()
         xo = res.get("/XObject")
         if xo is None:

@@ -157,7 +157,7 @@ def pngs_from_sheets(pdf_bytes: bytes, sheets: list[layout.Sheet],
     return out
 
 
-def save_png(img, path: Path, dpi: float, fast: bool = False) -> None:
+def save_png(img, path: Path, dpi: float) -> None:
     """``img`` as a PNG file at ``dpi``, tagged sRGB (:func:`srgb_profile`), at compression
     level 1 (fast)."""
     img.save(str(path), format="PNG", dpi=(dpi, dpi), compress_level=1,
@@ -260,20 +260,15 @@ def bleed_px_per_pt(size: tuple[float, float]) -> float:
 
 
 def preset_offsets(size: tuple[float, float], presets: dict[str, tuple[int, int]]
-                   ) -> tuple[dict[str, tuple[int, int]], int]:
-    """Where the 3 mm bleed export of a card of ``size`` (mm) lies in each of ``presets``
-    (its top left corner, in whole pixels, so that its pixels are kept as they are: the
-    card's centre within half a pixel of the image's), and how many pixels more than 3 mm
-    the bleed must be drawn to fill them all."""
+                   ) -> dict[str, tuple[int, int]]:
+    """Where the 3 mm bleed export of a card of ``size`` (mm) lies in each of ``presets``:
+    its top left corner, in whole pixels, so that its pixels are kept as they are (the
+    card's centre within half a pixel of the image's)."""
     w, h = size
     k = bleed_px_per_pt(size) * layout.PT_PER_MM               # pixels a millimetre
-    bw, bh = layout.px(w + 2 * layout.BLEED), layout.px(h + 2 * layout.BLEED)
     cx, cy = (layout.BLEED + w / 2) * k, (layout.BLEED + h / 2) * k   # the card's centre
-    at = {name: (math.floor(pw / 2 - cx + 0.5), math.floor(ph / 2 - cy + 0.5))
-          for name, (pw, ph) in presets.items()}
-    extra = 1 + max((max(dx, dy, pw - bw - dx, ph - bh - dy)
-                     for (dx, dy), (pw, ph) in zip(at.values(), presets.values())), default=0)
-    return at, extra
+    return {name: (math.floor(pw / 2 - cx + 0.5), math.floor(ph / 2 - cy + 0.5))
+            for name, (pw, ph) in presets.items()}
 
 
 def write_presets(img, size: tuple[float, float], folder: Path, name: str) -> list[Path]:
@@ -284,7 +279,7 @@ def write_presets(img, size: tuple[float, float], folder: Path, name: str) -> li
     all past the 3 mm bleed, so cut away) are its own edge mirrored, as print shops extend a
     bleed: no art is drawn again, and each image is written as it is made, not held."""
     presets = presets_for(size)
-    at, _ = preset_offsets(size, presets)
+    at = preset_offsets(size, presets)
     paths = []
     for preset, (pw, ph) in presets.items():
         dx, dy = at[preset]
@@ -456,7 +451,7 @@ def write_own_pngs(r: Renderer, game, png_dir: Path) -> list[Path]:
         dpi = DPI
         for n, (sheet, dpi) in enumerate(own_tts_sheets(imgs["tts"], imgs["back"][2],
                                                         imgs["copies"], imgs["size"]), 1):
-            save_png(sheet, tts / f"{name}-{n}.png", dpi, fast=True)
+            save_png(sheet, tts / f"{name}-{n}.png", dpi)
             paths.append(tts / f"{name}-{n}.png")
         save_png(imgs["back"][2], tts / f"{name}-back.png", dpi)
         paths.append(tts / f"{name}-back.png")

@@ -67,7 +67,7 @@ def render_all(report, games, staging: Path, settings: Settings, *, whole: bool)
                         title=f"{game.title}: print-and-play components",
                         subject=f"Print-and-play components for {game.title}, "
                                 f"{paper.label}",
-                        author=game.designer)
+                        author=game.designer, alts={p.name: p.title for p in kit.pieces})
         log.info(f"wrote pdf/{game.slug}-components.pdf ({n} sheets)")
         if kit.own:   # a game's own cards: their gutter fold, a file of its own
             fold = fold_document(r, game, kit.own, paper)
@@ -130,7 +130,7 @@ def render_all(report, games, staging: Path, settings: Settings, *, whole: bool)
         (png_dir / "tts").mkdir(parents=True, exist_ok=True)
         for d in cardart.BACK_DESIGNS:
             sheet, dpi = tts_sheet(tts, f"back-{d}")
-            save_png(sheet, png_dir / "tts" / f"deck-{d}.png", dpi, fast=True)
+            save_png(sheet, png_dir / "tts" / f"deck-{d}.png", dpi)
             save_png(tts[f"back-{d}"], png_dir / "tts" / f"back-{d}.png", dpi)
             paths += [png_dir / "tts" / f"deck-{d}.png", png_dir / "tts" / f"back-{d}.png"]
         written += paths
