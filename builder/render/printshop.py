@@ -7,15 +7,17 @@ said: every colour in DeviceCMYK, and an output intent naming the printing condi
 copy of each finished PDF is made here, with pikepdf:
 
 - every RGB colour operator (``rg``, ``RG``, and ``sc``/``scn`` in an RGB colour space) in
-  every content stream (pages, forms, tiling patterns, Type 3 glyphs, annotations'
-  appearances) becomes its CMYK value, as LittleCMS (Pillow's ImageCms) converts it from
-  sRGB into the output profile, relative colorimetric; a neutral grey becomes black ink
-  alone (0 0 0 k), as prepress does for text and rules, so that no hairline needs four
-  plates in register;
+  every content stream (pages, forms, tiling patterns, any Type 3 font's glyphs,
+  annotations' appearances) becomes its CMYK value, as LittleCMS (Pillow's ImageCms)
+  converts it from sRGB into the output profile, relative colorimetric; a neutral grey
+  becomes black ink alone (0 0 0 k), as prepress does for text and rules, so that no
+  hairline needs four plates in register;
 - shadings' colour functions, transparency groups and RGB images are converted the same way;
 - the catalogue gains the output intent (``/GTS_PDFX``, the profile embedded) and the XMP
   metadata ``pdfxid:GTS_PDFXVersion = PDF/X-4``; every page gets a TrimBox (the sheets'
-  own, else the page) and a BleedBox within the MediaBox.
+  own, else the page) and a BleedBox within the MediaBox;
+- a book's pages (a rulebook's, the compendium's: every page its own trim) get 3 mm of
+  bleed, the page's edges mirrored into it (:mod:`builder.render.pagebleed`).
 
 WeasyPrint 70 has a ``pdf/x-4`` variant of its own, but it only writes that metadata and
 an output intent: it leaves the colours RGB, and the PDFs are finished after WeasyPrint
@@ -23,7 +25,10 @@ an output intent: it leaves the colours RGB, and the PDFs are finished after Wea
 
 The CMYK profile is Ghostscript's ``default_cmyk.icc`` from Debian's ``libgs10-common``
 (``scripts/setup`` installs it), or any CMYK profile named with ``--cmyk-profile``.
-Type 3 fonts (the diagrams' words) stay: PDF/X-4 permits them, as they are embedded.
+The fonts stay as they are: every one is embedded, a subset of its font file, the
+diagrams' words too (``stamp.py``); the books hold no Type 3 font, which some RIPs
+rasterise and preflight flags (a Type 3 font's glyphs, should a PDF have one, are
+separated like any other content stream).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import pikepdf
 from pikepdf import Array, Dictionary, Name, Operator
 
 from .errors import RenderError
+from .pagebleed import bleed_book
 
 log = logging.getLogger("warbook.render.printshop")
 
@@ -248,6 +254,8 @@ def separate(src: Path, target: Path, profile: bytes) -> None:
                 page.obj.TrimBox = Array(media)
             if "/BleedBox" not in page.obj:
                 page.obj.BleedBox = Array(media)
+        # a book's pages (cut to size) get 3 mm of bleed, their own edges mirrored into it
+        bleed_book(pdf)
         icc = pikepdf.Stream(pdf, profile)
         icc.N = 4
         pdf.Root.OutputIntents = Array([Dictionary(

@@ -5,46 +5,29 @@ holds). As HTML boxes over the picture they cost WeasyPrint a layout and a text 
 some 4,800 of them in the rulebooks: more than a third of the books' build time. So the
 words are set here instead, with the font's own advance widths and its GPOS kerning pairs
 (as HarfBuzz applies them), into ``Run``s (one positioned line each, in the diagram's
-millimetres); ``stamp.py`` writes them into the PDF as real text in a Type 3 font made from
-the same glyph outlines.
+millimetres); ``stamp.py`` writes them into the PDF as real text in the same font, a subset
+of the font file (``Face.subset``) embedded as it is.
 
-Nothing here knows about PDF beyond a glyph's outline as path operators.
+Nothing here knows about PDF.
 """
 
 from __future__ import annotations
 
+import io
+import logging
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from fontTools.pens.basePen import BasePen
-from fontTools.pens.boundsPen import BoundsPen
+from fontTools import subset as ft_subset
 from fontTools.ttLib import TTFont
 
 from ..fonts import find
 
 PT = 25.4 / 72  # one point in millimetres
 
-
-class _PdfPen(BasePen):
-    """A glyph outline as PDF path operators, in font units (quadratic curves, as in
-    TrueType outlines, become cubic ones)."""
-
-    def __init__(self, glyphset):
-        super().__init__(glyphset)
-        self.ops: list[str] = []
-
-    def _moveTo(self, p):  # noqa: N802 - fontTools' pen method
-        self.ops.append(f"{p[0]:g} {p[1]:g} m")
-
-    def _lineTo(self, p):  # noqa: N802 - fontTools' pen method
-        self.ops.append(f"{p[0]:g} {p[1]:g} l")
-
-    def _curveToOne(self, p1, p2, p3):  # noqa: N802 - fontTools' pen method
-        self.ops.append(" ".join(f"{v:g}" for v in (*p1, *p2, *p3)) + " c")
-
-    def _closePath(self):  # noqa: N802 - fontTools' pen method
-        self.ops.append("h")
+# the subsetter logs each table it drops (such as FFTM, a FontForge time stamp)
+logging.getLogger("fontTools.subset").setLevel(logging.ERROR)
 
 
 class Face:
@@ -53,7 +36,10 @@ class Face:
     def __init__(self, path: Path):
         # lazily: only the tables and kerning subtables the words touch are decompiled
         font = TTFont(str(path), lazy=True)
+        self.path = path
         self.file = path.name
+        #: CFF outlines (an OpenType font, "OTTO") or TrueType ones
+        self.cff = font.sfntVersion == "OTTO"
         self.upm = font["head"].unitsPerEm
         self.cmap = font.getBestCmap()
         self.advances = {name: adv for name, (adv, _) in font["hmtx"].metrics.items()}
@@ -69,7 +55,8 @@ class Face:
         self.weight = os2.usWeightClass
         self.family = font["name"].getDebugName(1) or "Cabin"
         self.postscript_name = font["name"].getDebugName(6) or path.stem
-        self._glyphs = font.getGlyphSet()
+        self.italic_angle = float(font["post"].italicAngle)
+        self._data: bytes | None = None
 
     def glyph(self, ch: str) -> str:
         return self.cmap.get(ord(ch), ".notdef")
@@ -106,18 +93,33 @@ class Face:
             self._kern_cache[key] = total
         return self._kern_cache[key]
 
-    def outline(self, name: str) -> str:
-        """The glyph as PDF path operators in font units, filled (empty for a space)."""
-        pen = _PdfPen(self._glyphs)
-        self._glyphs[name].draw(pen)
-        return "\n".join(pen.ops + ["f"]) if pen.ops else ""
-
-    def glyph_bbox(self, name: str) -> tuple[int, int, int, int]:
-        pen = BoundsPen(self._glyphs)
-        self._glyphs[name].draw(pen)
-        if pen.bounds is None:
-            return (0, 0, 0, 0)
-        return tuple(round(v) for v in pen.bounds)  # type: ignore[return-value]
+    def subset(self, names: set[str]) -> tuple[bytes, dict[str, int]]:
+        """The font file cut down to the glyphs ``names`` (and .notdef, and any glyph they
+        are built from): its bytes, and the glyphs it holds with their numbers, which are
+        the whole face's (the others are left empty, as WeasyPrint's subsets keep the
+        numbers too: the compendium can merge the subsets of one face). Outlines and hints
+        are kept as the file has them (CFF subroutines inlined); the layout tables go, as
+        the words are already set; the file's time stamp is kept, so that a build writes
+        the same bytes twice."""
+        if self._data is None:
+            self._data = self.path.read_bytes()
+        font = TTFont(io.BytesIO(self._data), lazy=True, recalcTimestamp=False,
+                      recalcBBoxes=False)
+        # dropped before the subsetter sees them: it would decompile them all (most of
+        # its time) only to drop them
+        for tag in ("GSUB", "GPOS", "GDEF", "BASE", "JSTF", "kern", "morx", "DSIG"):
+            if tag in font:
+                del font[tag]
+        options = ft_subset.Options(
+            retain_gids=True, glyph_names=False, notdef_outline=True, desubroutinize=True,
+            hinting=True, recalc_bounds=False, recalc_timestamp=False, layout_features=[])
+        subsetter = ft_subset.Subsetter(options)
+        subsetter.populate(glyphs=sorted(names))
+        subsetter.subset(font)
+        out = io.BytesIO()
+        font.save(out)
+        order = font.getGlyphOrder()
+        return out.getvalue(), {name: order.index(name) for name in subsetter.glyphs_retained}
 
 
 def _gpos_kerning(font: TTFont) -> list[list]:

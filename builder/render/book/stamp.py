@@ -10,8 +10,12 @@ written PDF, with pikepdf, at the places WeasyPrint gave those pictures:
 - the cards: vector pictures drawn once per build from the card art, one page each
   (``CardForms``), copied into a book once as a form and shown wherever they lie;
 - the words (whose place, what it is, how many cards it holds), set by ``glyphs.py``, as
-  real text in a Type 3 font per Cabin weight built from Cabin's own glyph outlines (only
-  the letters the book uses), with a ToUnicode map so they can be found and copied.
+  real text in the Cabin faces themselves: per face a subset of its font file holding only
+  the glyphs the book's diagrams use, embedded as WeasyPrint embeds the body text's fonts
+  (a Type 0 font, Identity-H, over a CIDFont whose CIDs are the face's glyph numbers; CFF
+  outlines as an OpenType FontFile3, TrueType ones as a FontFile2), with the glyphs' widths
+  and a ToUnicode map, so that they print with the font's hints (no Type 3 font for a RIP
+  to rasterise or a preflight to flag) and can be found and copied.
 
 All of it is marked as an artifact: the figure it draws already speaks it. Drawn this way a
 diagram costs a fraction of a millisecond; as an SVG picture with HTML labels over it,
@@ -21,7 +25,9 @@ card, and every card image encoded again in every book).
 
 from __future__ import annotations
 
+import hashlib
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -118,67 +124,101 @@ def _resource(code: str, n: int) -> str:
     return "WarbookCard" + (code if code.isalnum() else f"Ref{n}")
 
 
-class _Type3:
-    """A Type 3 font of one face, with a one-byte code for each letter it is asked for."""
+class _Font:
+    """One face of the diagrams' words, embedded as a subset of its font file: a Type 0 font
+    with two bytes to a glyph (Identity-H), the CIDs being the face's own glyph numbers (the
+    subset keeps them, as WeasyPrint's do), which holds the glyphs of every letter the
+    book's diagrams use (``add`` each text first, then ``cut`` once, then ``encode``)."""
 
     def __init__(self, face: Face, resource: str):
         self.face = face
         self.resource = resource
-        self.codes: dict[str, int] = {}  # letter -> code (1..255)
+        self.letters: dict[str, str] = {}  # letter -> glyph name, in order of first use
+        self.gids: dict[str, int] = {}  # glyph name -> its number, of those the subset holds
+        self.data = b""
+
+    def add(self, text: str) -> None:
+        for ch in text:
+            if ch not in self.letters:
+                self.letters[ch] = self.face.glyph(ch)
+
+    def cut(self) -> None:
+        """Make the subset, of every letter added."""
+        self.data, self.gids = self.face.subset(set(self.letters.values()))
 
     def encode(self, text: str) -> list[int]:
-        out = []
-        for ch in text:
-            if ch not in self.codes:
-                if len(self.codes) >= 255:
-                    raise ValueError("more than 255 different letters in the diagrams' words")
-                self.codes[ch] = len(self.codes) + 1
-            out.append(self.codes[ch])
-        return out
+        return [self.gids[self.face.glyph(ch)] for ch in text]
+
+    @property
+    def name(self) -> str:
+        """The subset's PostScript name: a tag made from what it holds (the same glyphs,
+        the same tag: a build writes the same bytes twice), "+", the face's name, and
+        "-Outlines", which tells the diagrams' words from WeasyPrint's own subsets of the
+        same face (the tests find the words by it)."""
+        held = sorted(self.gids, key=self.gids.__getitem__)
+        digest = hashlib.sha256("\0".join([self.face.file, *held]).encode()).digest()
+        tag = "".join(chr(ord("A") + b % 26) for b in digest[:6])
+        base = re.sub(r"[^A-Za-z0-9-]", "", self.face.postscript_name) or "Cabin"
+        return f"{tag}+{base}-Outlines"
 
     def build(self, pdf: pikepdf.Pdf) -> pikepdf.Object:
         f = self.face
-        scale = 1 / f.upm
-        procs = Dictionary()
-        differences: list = [1]
-        widths = []
-        for ch, code in sorted(self.codes.items(), key=lambda kv: kv[1]):
-            name = f.glyph(ch)
-            adv = f.advances.get(name, 0)
-            x0, y0, x1, y1 = f.glyph_bbox(name)
-            proc = f"{adv} 0 {x0} {y0} {x1} {y1} d1\n{f.outline(name)}".encode()
-            key = f"g{code}"
-            procs[Name("/" + key)] = pdf.make_stream(proc)
-            differences.append(Name("/" + key))
-            widths.append(adv)
+        name = Name("/" + self.name)
+        if f.cff:  # CFF outlines: the OpenType file as it is (PDF 1.6)
+            kind = Name.CIDFontType0
+            file_key = Name.FontFile3
+            program = pdf.make_stream(self.data, Subtype=Name.OpenType)
+        else:
+            kind = Name.CIDFontType2
+            file_key = Name.FontFile2
+            program = pdf.make_stream(self.data, Length1=len(self.data))
         descriptor = pdf.make_indirect(Dictionary(
-            Type=Name.FontDescriptor, FontName=Name("/" + f.postscript_name + "-Outlines"),
+            Type=Name.FontDescriptor, FontName=name,
             FontFamily=pikepdf.String(f.family), FontWeight=f.weight,
-            Flags=32, FontBBox=Array(list(f.bbox)), ItalicAngle=0,
-            Ascent=round(f.ascent * f.upm), Descent=-round(f.descent * f.upm),
-            CapHeight=f.cap_height, StemV=80))
+            Flags=32 | (64 if f.italic_angle else 0), FontBBox=Array(list(f.bbox)),
+            ItalicAngle=f.italic_angle, Ascent=round(f.ascent * f.upm),
+            Descent=-round(f.descent * f.upm), CapHeight=f.cap_height, StemV=80))
+        descriptor[file_key] = program
+        scale = 1000 / f.upm  # the widths are in thousandths of the size
+        w: list = []  # [first [w w ...] first [w ...] ...]: a run per consecutive CIDs
+        last = None
+        for glyph, cid in sorted(self.gids.items(), key=lambda kv: kv[1]):
+            width = round(f.advances.get(glyph, 0) * scale, 3)
+            width = int(width) if width == int(width) else width
+            if last is None or cid != last + 1:
+                w += [cid, Array()]
+            w[-1].append(width)
+            last = cid
+        cid_font = Dictionary(
+            Type=Name.Font, Subtype=kind, BaseFont=name,
+            CIDSystemInfo=Dictionary(Registry=pikepdf.String("Adobe"),
+                                     Ordering=pikepdf.String("Identity"), Supplement=0),
+            FontDescriptor=descriptor, DW=0, W=Array(w))
+        if kind == Name.CIDFontType2:
+            cid_font.CIDToGIDMap = Name.Identity
+        unicode = {}
+        for ch, glyph in self.letters.items():
+            unicode.setdefault(self.gids[glyph], ch)  # a glyph two letters share: the first
         return pdf.make_indirect(Dictionary(
-            Type=Name.Font, Subtype=Name.Type3, FontBBox=Array(list(f.bbox)),
-            FontMatrix=Array([scale, 0, 0, scale, 0, 0]), CharProcs=procs,
-            Encoding=Dictionary(Type=Name.Encoding, Differences=Array(differences)),
-            FirstChar=1, LastChar=len(self.codes), Widths=Array(widths),
-            FontDescriptor=descriptor, Resources=Dictionary(),
-            ToUnicode=pdf.make_stream(_to_unicode(self.codes))))
+            Type=Name.Font, Subtype=Name.Type0, BaseFont=name, Encoding=Name("/Identity-H"),
+            DescendantFonts=Array([pdf.make_indirect(cid_font)]),
+            ToUnicode=pdf.make_stream(_to_unicode(unicode))))
 
 
-def _to_unicode(codes: dict[str, int]) -> bytes:
+def _to_unicode(unicode: dict[int, str]) -> bytes:
+    """A ToUnicode CMap: each two-byte code (a glyph's number) to its letter."""
     lines = [
         "/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap",
         "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
         "/CMapName /Adobe-Identity-UCS def", "/CMapType 2 def",
-        "1 begincodespacerange <01> <FF> endcodespacerange",
+        "1 begincodespacerange <0000> <FFFF> endcodespacerange",
     ]
-    items = sorted(codes.items(), key=lambda kv: kv[1])
+    items = sorted(unicode.items())
     for start in range(0, len(items), 100):
         chunk = items[start:start + 100]
         lines.append(f"{len(chunk)} beginbfchar")
-        for ch, code in chunk:
-            lines.append(f"<{code:02X}> <{ch.encode('utf-16-be').hex().upper()}>")
+        for code, ch in chunk:
+            lines.append(f"<{code:04X}> <{ch.encode('utf-16-be').hex().upper()}>")
         lines.append("endbfchar")
     lines += ["endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end"]
     return "\n".join(lines).encode()
@@ -208,7 +248,7 @@ class _Writer:
         self.pdf = pdf
         self.cards = cards
         self._cards_pdfs: dict[int, pikepdf.Pdf] = {}
-        self.fonts: dict[str, _Type3] = {}
+        self.fonts: dict[str, _Font] = {}
         #: resource name -> the card's form in the book
         self.card_objects: dict[str, pikepdf.Object] = {}
         self.card_sizes: dict[str, tuple[float, float]] = {}
@@ -231,10 +271,10 @@ class _Writer:
             self.card_objects[name] = self.pdf.copy_foreign(page.as_form_xobject())
         return self.card_names[code]
 
-    def font(self, run: Run) -> _Type3:
+    def font(self, run: Run) -> _Font:
         file = run.style.file
         if file not in self.fonts:
-            self.fonts[file] = _Type3(run.style.face, f"WarbookWords{len(self.fonts)}")
+            self.fonts[file] = _Font(run.style.face, f"WarbookWords{len(self.fonts)}")
         return self.fonts[file]
 
     def picture(self, art: Art, ox: float, oy: float, cards_used: set[str]) -> list[str]:
@@ -321,18 +361,19 @@ class _Writer:
         return ops
 
     @staticmethod
-    def show(font: _Type3, text: str) -> str:
-        """The TJ operator for ``text``: its codes, with the kerning pairs between them."""
+    def show(font: _Font, text: str) -> str:
+        """The TJ operator for ``text``: its codes (two bytes each), with the kerning pairs
+        between them."""
         codes = font.encode(text)
         kerns = font.face.pairs(text)
         parts, chunk = [], [codes[0]]
         for code, k in zip(codes[1:], kerns):
             if k:
-                parts.append("<" + bytes(chunk).hex() + ">")
+                parts.append("<" + "".join(f"{c:04X}" for c in chunk) + ">")
                 parts.append(f"{-k * 1000 / font.face.upm:g}")
                 chunk = []
             chunk.append(code)
-        parts.append("<" + bytes(chunk).hex() + ">")
+        parts.append("<" + "".join(f"{c:04X}" for c in chunk) + ">")
         return "[" + " ".join(parts) + "] TJ"
 
 
@@ -345,6 +386,10 @@ def stamp(pdf_bytes: bytes, placed: list[Placed], cards: CardForms, target: Path
     by_page: dict[int, list[Placed]] = {}
     for p in placed:
         by_page.setdefault(p.page, []).append(p)
+        for run in p.art.runs:
+            writer.font(run).add(run.text)
+    for font in writer.fonts.values():  # each face's subset, of every letter of the book
+        font.cut()
     pages: dict[int, tuple[str, set[str], set[str], set[str]]] = {}
     for index, items in by_page.items():
         media = [float(v) for v in pdf.pages[index].MediaBox]

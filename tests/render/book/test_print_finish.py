@@ -302,6 +302,23 @@ def test_build_print_shop_writes_a_cmyk_copy_of_every_pdf(tmp_path):
     assert shop == sorted(p.name for p in (out / "pdf").glob("*.pdf")) and shop
     for name in ("battle-rules.pdf", "battle-components.pdf"):
         _check_print_shop(out / "print-shop" / name)
+    # the rulebook's pages have 3 mm of bleed round their trim (the page); the sheets of
+    # pieces keep their paper size (their bleed is round each piece, inside the page)
+    import pikepdf
+
+    from builder.render.pagebleed import BLEED
+
+    with pikepdf.open(out / "print-shop" / "battle-rules.pdf") as shop, \
+            pikepdf.open(out / "pdf" / "battle-rules.pdf") as home:
+        assert len(shop.pages) == len(home.pages)
+        for a, b in zip(home.pages, shop.pages):
+            x0, y0, x1, y1 = [float(v) for v in a.mediabox]
+            assert [float(v) for v in b.obj.TrimBox] == pytest.approx([x0, y0, x1, y1])
+            grown = [x0 - BLEED, y0 - BLEED, x1 + BLEED, y1 + BLEED]
+            assert [float(v) for v in b.obj.BleedBox] == pytest.approx(grown)
+    with pikepdf.open(out / "print-shop" / "battle-components.pdf") as shop, \
+            pikepdf.open(out / "pdf" / "battle-components.pdf") as home:
+        assert [list(p.mediabox) for p in shop.pages] == [list(p.mediabox) for p in home.pages]
     # a build without the option leaves no copy behind that could outlive its PDF
     proc = subprocess.run([str(ROOT / ".venv/bin/warbook"), "build", "--game", "battle",
                            "--out", str(out)], capture_output=True, text=True, cwd=ROOT)
