@@ -69,6 +69,18 @@
     toc.addEventListener("click", function (e) {
       if (!wide.matches && details && e.target.closest && e.target.closest("a")) details.open = false;
     });
+    /* the header's "Contents" (shown when the contents are not beside the text): unfold
+       them, then the link takes the reader there; a chosen entry folds them again */
+    var jump = document.getElementById("toc-jump");
+    if (jump) {
+      jump.addEventListener("click", function () {
+        if (details) details.open = true;
+        if (header && header.classList.contains("menu-open")) {
+          header.classList.remove("menu-open");
+          if (menu) menu.setAttribute("aria-expanded", "false");
+        }
+      });
+    }
     var entries = [];
     var tocLinks = toc.querySelectorAll('a[href^="#"]');
     for (var j = 0; j < tocLinks.length; j++) {
@@ -420,18 +432,4 @@
   document.addEventListener("focusin", function (e) {
     if (pop && !pop.contains(e.target) && e.target !== popFrom) closePop(false);
   });
-
-  /* ---------------------------------------------------------------- back to the top */
-  var top = document.getElementById("to-top");
-  if (top) {
-    var queuedTop = false;
-    var showTop = function () {
-      queuedTop = false;
-      top.hidden = window.scrollY < window.innerHeight * 1.5;
-    };
-    window.addEventListener("scroll", function () {
-      if (!queuedTop) { queuedTop = true; window.requestAnimationFrame(showTop); }
-    }, { passive: true });
-    showTop();
-  }
 })();

@@ -65,9 +65,20 @@ FONT_FILES = ("EBGaramond12-Regular.otf", "EBGaramond12-Italic.otf", "EBGaramond
 #: anchor or example anchor equal to one of these is refused with a clear message
 PAGE_IDS = frozenset({
     "main", "site-header", "games-nav", "search-q", "search-results", "search-status",
-    "search-list", "theme-toggle", "menu-toggle", "toc", "downloads", "options-table",
+    "search-list", "theme-toggle", "menu-toggle", "toc", "toc-jump", "to-top", "downloads",
+    "options-table",
     "worked-examples", "glossary", "quick-reference",
 })
+
+#: a colour the stylesheet may be given as it is (a game's accent, for its charts' series)
+_CSS_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+
+
+def css_colour(value: str | None, default: str = "#9b1c26") -> str:
+    """``value`` if it is a #rgb or #rrggbb colour, else ``default``: nothing else reaches
+    a style attribute."""
+    return value if isinstance(value, str) and _CSS_COLOUR.fullmatch(value) else default
+
 
 NUMBER_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
                 8: "Eight", 9: "Nine", 10: "Ten", 11: "Eleven", 12: "Twelve"}
@@ -414,9 +425,11 @@ class SiteRenderer:
                 description="Search the rules, glossaries and worked examples of every game."),
         }
         game_t = self.env.get_template("site/game.html.j2")
+        accents = {gr.game.slug: gr.game.accent for gr in report.games}
         for g in views:
             pages[page_name(g.slug)] = game_t.render(
                 g=g, nav=nav, current=g.slug, page_title=f"{g.title} · {title}",
+                accent=css_colour(accents.get(g.slug)),
                 page=page_name(g.slug), preview=f"assets/preview/{g.slug}.png",
                 description=f"Rules of {g.title}: {g.tagline}",
                 result_text=helper(lambda res, g=g: result_text(res, g.names)))

@@ -23,26 +23,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 CONTENT = ROOT / "content"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 SERIOUS = {"serious", "critical"}
 
 
 # --------------------------------------------------------------------------- building
-@pytest.fixture(scope="session")
-def site(built: Path) -> Path:
-    """``output/site`` of the session's real ``warbook build`` (conftest.py), so the links
-    to ``pdf/`` are checked against the PDFs that build wrote."""
-    out = built / "site"
-    assert (out / "index.html").exists(), "warbook build wrote no site"
-    assert (built / "pdf").is_dir()
-    return out
-
-
-@pytest.fixture(scope="session")
-def pages(site) -> list[str]:
-    return sorted(p.name for p in site.glob("*.html"))
+# (the fixtures site, pages and browser are in conftest.py, shared with test_site_phone.py)
 
 
 def url(site: Path, page: str) -> str:
@@ -306,19 +291,6 @@ def test_a_rule_id_the_page_needs_is_refused(tmp_path: Path):
 
 
 # --------------------------------------------------------------------------- browser
-@pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: the browser tests need Debian's chromium package "
-                    f"(bash scripts/setup --test installs it); they never skip")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 class Watch:
     """Console errors, page errors, failed requests and HTTP errors of one page."""
 
@@ -718,6 +690,7 @@ def test_print_stylesheet(browser, site, scheme):
         assert pg.get_attribute("html", "data-theme") == "dark"
     pg.emulate_media(media="print")
     assert pg.locator(".site-header").is_hidden()
+    assert pg.locator("#games-nav").is_hidden()  # (a sibling of the header, not in it)
     assert pg.locator("#toc").is_hidden()
     total = pg.locator(".step").count()
     visible = pg.evaluate("Array.from(document.querySelectorAll('.step')).filter(s => s.offsetParent !== null).length")
