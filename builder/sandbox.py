@@ -859,7 +859,7 @@ PRODUCTS: dict[str, Product] = {
         templates={
             "site/index.html.j2": _SITE_PAGE | {"intro", "words"},
             "site/search.html.j2": _SITE_PAGE,
-            "site/game.html.j2": (_SITE_PAGE - {"games"}) | {"g", "result_text"},
+            "site/game.html.j2": (_SITE_PAGE - {"games"}) | {"g", "result_text", "accent"},
             "site/404.html.j2": _SITE_PAGE | {"base_href"},
         }),
     "book": Product(
@@ -869,7 +869,7 @@ PRODUCTS: dict[str, Product] = {
                    "book/front.html.j2": frozenset({"book", "games"})},
         extensions=("jinja2.ext.do",)),
     "components": Product(
-        globals=frozenset({"mm", "marks", "label_html"}),
+        globals=frozenset({"mm", "item_html", "label_html"}),
         templates={"components/sheets.html.j2": frozenset({"doc", "sheets"}),
                    "components/texts.html.j2": frozenset(),
                    "components/cover.html.j2": frozenset()}),
