@@ -17,8 +17,8 @@ from .base import Reader
 #: the two typefaces' faces a project may give (role -> face -> the shipped file it
 #: replaces), and which face stands in for one not given
 FONT_FACES = {
-    "text": {"regular": "EBGaramond12-Regular.otf", "italic": "EBGaramond12-Italic.otf",
-             "bold": "EBGaramond12-Bold.otf"},
+    "text": {"regular": "EBGaramond-Regular.ttf", "italic": "EBGaramond-Italic.ttf",
+             "bold": "EBGaramond-Bold.ttf"},
     "headings": {"regular": "Cabin-Regular.otf", "italic": "Cabin-Italic.otf",
                  "medium": "Cabin-Medium.otf", "semibold": "Cabin-SemiBold.otf",
                  "bold": "Cabin-Bold.otf", "bold-italic": "Cabin-BoldItalic.otf"},

@@ -1,8 +1,9 @@
 """The book's typefaces, from the font files the project's set-up installs, or the
 content's own.
 
-Text: EB Garamond (Debian package fonts-ebgaramond); headings, tables and diagrams: Cabin
-(fonts-cabin). The CSS names the files directly, so a rulebook never falls back to whatever
+Text: EB Garamond, shipped in the package (``builder/fonts/``: Octavio Pardo's EB Garamond 12,
+cut from its variable fonts by ``scripts/text_fonts.py``, which says why not Debian's);
+headings, tables and diagrams: Cabin (Debian's fonts-cabin). The CSS names the files directly, so a rulebook never falls back to whatever
 fonts a machine happens to have: a missing file stops the build with a clear message.
 
 A project may set its own two typefaces (``book.fonts`` in its ``index.yaml``): font files
@@ -17,14 +18,14 @@ from pathlib import Path
 
 from .errors import RenderError
 
-FONT_DIRS = [Path("/usr/share/fonts/opentype/ebgaramond"), Path("/usr/share/fonts/opentype/cabin"),
+FONT_DIRS = [Path(__file__).resolve().parent.parent / "fonts", Path("/usr/share/fonts/opentype/cabin"),
              Path("/usr/share/fonts/truetype/dejavu")]
 
 #: (family, weight, style, file name)
 FACES = [
-    ("EB Garamond", 400, "normal", "EBGaramond12-Regular.otf"),
-    ("EB Garamond", 400, "italic", "EBGaramond12-Italic.otf"),
-    ("EB Garamond", 700, "normal", "EBGaramond12-Bold.otf"),
+    ("EB Garamond", 400, "normal", "EBGaramond-Regular.ttf"),
+    ("EB Garamond", 400, "italic", "EBGaramond-Italic.ttf"),
+    ("EB Garamond", 700, "normal", "EBGaramond-Bold.ttf"),
     ("Cabin", 400, "normal", "Cabin-Regular.otf"),
     ("Cabin", 400, "italic", "Cabin-Italic.otf"),
     ("Cabin", 500, "normal", "Cabin-Medium.otf"),
@@ -65,7 +66,7 @@ def find(name: str) -> Path:
             return p
     raise FontMissing(
         f"font file {name} not found in {', '.join(map(str, FONT_DIRS))}; "
-        f"run 'bash scripts/setup' (it installs fonts-ebgaramond and fonts-cabin)")
+        f"run 'bash scripts/setup' (it installs fonts-cabin and fonts-dejavu-core)")
 
 
 def font_face_css() -> str:
@@ -83,8 +84,8 @@ def font_files() -> list[Path]:
 
 def embeddable_files() -> list[Path]:
     """Every font file a PDF of this build may have embedded: the faces (:func:`font_files`)
-    first, then the other files of the font folders (WeasyPrint's fontconfig may pick a
-    sibling of a named face, such as EB Garamond's 08 cut), for
+    first, then the other files of the font folders (in case WeasyPrint's fontconfig picks a
+    sibling of a named face), for
     :func:`builder.render.book.fontshare.share_fonts` to recognise the subsets by."""
     out = list(dict.fromkeys(font_files()))
     for d in FONT_DIRS:

@@ -15,7 +15,7 @@ import pytest
 
 from builder.build import BuildError, build
 from builder.check import run_check
-from builder.render import pnp
+from builder.render import fonts, pnp
 from builder.render.book.pdf import BookRenderer
 from builder.render.errors import RenderError
 from builder.render.site import pages
@@ -308,10 +308,10 @@ def test_an_output_that_cannot_be_replaced_is_named(tmp_path):
 def test_a_content_font_deleted_after_the_check_is_named(tmp_path):
     content = one_game(tmp_path)
     (content / "fonts").mkdir()
-    font = content / "fonts" / "EBGaramond12-Regular.otf"
-    shutil.copyfile("/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Regular.otf", font)
+    font = content / "fonts" / "EBGaramond-Regular.ttf"
+    shutil.copyfile(fonts.find("EBGaramond-Regular.ttf"), font)
     (content / "index.yaml").write_text(
-        "book:\n  fonts:\n    text: {regular: fonts/EBGaramond12-Regular.otf}\ngames: [war]\n")
+        "book:\n  fonts:\n    text: {regular: fonts/EBGaramond-Regular.ttf}\ngames: [war]\n")
     report = run_check(content)
     assert report.ok, [d.format() for d in report.diagnostics]
     font.unlink()
@@ -329,11 +329,9 @@ def test_a_content_font_deleted_after_the_check_is_named(tmp_path):
 
 
 def test_a_missing_system_typeface_is_a_plain_error(small_report, previous, monkeypatch):
-    from builder.render import fonts
-
     monkeypatch.setattr(fonts, "FONT_DIRS", [previous.parent / "no-fonts-here"])
     before = snapshot(previous)
-    with pytest.raises(BuildError, match="font file EBGaramond12-Regular.otf not found in "
+    with pytest.raises(BuildError, match="font file EBGaramond-Regular.ttf not found in "
                                          ".*no-fonts-here; run 'bash scripts/setup'") as e:
         build(small_report, into(small_report, previous))
     assert not e.value.internal

@@ -157,8 +157,8 @@ def test_installed_font_families_are_found_by_their_own_names(tmp_path: Path):
     assert errors_for(tmp_path, "book:\n  fonts:\n    text: {family: DejaVu Serif}\n"
                                 "    headings: {family: dejavu sans}\ngames: [peace]\n") == []
     fonts = run_check(tmp_path / "content").content.book.fonts
-    assert Path(fonts["EBGaramond12-Regular.otf"]).name == "DejaVuSerif.ttf"
-    assert Path(fonts["EBGaramond12-Bold.otf"]).name == "DejaVuSerif-Bold.ttf"
+    assert Path(fonts["EBGaramond-Regular.ttf"]).name == "DejaVuSerif.ttf"
+    assert Path(fonts["EBGaramond-Bold.ttf"]).name == "DejaVuSerif-Bold.ttf"
     assert Path(fonts["Cabin-BoldItalic.otf"]).name == "DejaVuSans-BoldOblique.ttf"
     # no Medium or SemiBold in DejaVu: they stand in with Regular and Bold
     assert Path(fonts["Cabin-Medium.otf"]).name == "DejaVuSans.ttf"
@@ -197,7 +197,7 @@ def test_a_font_file_of_the_content_is_used_for_its_faces(tmp_path: Path):
     assert errors_for(tmp_path, "book:\n  fonts:\n    text: {regular: serif.ttf}\n"
                                 "games: [peace]\n") == []
     fonts = run_check(content).content.book.fonts
-    for face in ("EBGaramond12-Regular.otf", "EBGaramond12-Italic.otf", "EBGaramond12-Bold.otf"):
+    for face in ("EBGaramond-Regular.ttf", "EBGaramond-Italic.ttf", "EBGaramond-Bold.ttf"):
         assert Path(fonts[face]).name == "serif.ttf", fonts
     assert not any(name.startswith("Cabin") for name in fonts)     # headings as shipped
 

@@ -67,7 +67,7 @@ def unsafe_links(text: str, allowed: tuple[str, ...]) -> list[str]:
         bad.append(m.group(0))
     return bad
 LOCATED = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.+)$")
-CANARY_FONT = Path("/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Regular.otf")
+CANARY_FONT = Path("/usr/share/fonts/opentype/cabin/Cabin-Regular.otf")  # a CFF font
 
 
 # --------------------------------------------------------------------------- files

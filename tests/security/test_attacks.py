@@ -436,7 +436,7 @@ def test_a_read_only_output(arena):
 
 
 def corrupt_font(dest: Path) -> None:
-    """EB Garamond with its glyph table (CFF) garbled past its first third: the header
+    """Cabin with its glyph table (CFF) garbled past its first third: the header
     and names still read, the charstrings do not."""
     from fontTools.ttLib import TTFont
 

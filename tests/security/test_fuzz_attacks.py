@@ -137,7 +137,7 @@ def attack_content(tmp: Path) -> tuple[Path, Path, str]:
     (outside / "logo.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="9" '
                                       f'height="9"><title>{canary}</title></svg>\n')
     (outside / "font.otf").write_bytes(Path(
-        "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Regular.otf").read_bytes())
+        "/usr/share/fonts/opentype/cabin/Cabin-Regular.otf").read_bytes())
     return root, outside, canary
 
 

@@ -353,10 +353,10 @@ def diagram_placements(doc, fetcher: "CardFetcher") -> list[Placed]:
 
 #: the step texts' type, for estimating heights (see book.css): the text face at 10.6 pt
 #: on 1.38 lines, the comment in its italic, the state lines in Cabin at 7.8 pt on 1.3
-BODY = Style("EBGaramond12-Regular.otf", 10.6, line=10.6 * 1.38 * PT)
-COMMENT = Style("EBGaramond12-Italic.otf", 10.6, line=10.6 * 1.38 * PT)
+BODY = Style("EBGaramond-Regular.ttf", 10.6, line=10.6 * 1.38 * PT)
+COMMENT = Style("EBGaramond-Italic.ttf", 10.6, line=10.6 * 1.38 * PT)
 STATE = Style("Cabin-Regular.otf", 7.8, line=7.8 * 1.3 * PT)
-META = Style("EBGaramond12-Italic.otf", 9, line=9 * 1.38 * PT)
+META = Style("EBGaramond-Italic.ttf", 9, line=9 * 1.38 * PT)
 #: the widest an example's running text is set (mm; book.css .ex-text and the rest): about
 #: 80 characters of the text face, where the page's full width held some 120 (issue 14)
 MEASURE = 100

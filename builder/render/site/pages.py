@@ -58,7 +58,7 @@ PDF = "pdf"
 #: static files copied from templates/site into site/assets (lunr.js with its licence)
 ASSETS = ("site.css", "theme.js", "site.js", "search.js", "mark.svg", "lunr.min.js", "lunr.LICENSE")
 #: the web fonts (the book's typefaces), subset and written as site/assets/fonts/<stem>.woff2
-FONT_FILES = ("EBGaramond12-Regular.otf", "EBGaramond12-Italic.otf", "EBGaramond12-Bold.otf",
+FONT_FILES = ("EBGaramond-Regular.ttf", "EBGaramond-Italic.ttf", "EBGaramond-Bold.ttf",
               "Cabin-Regular.otf", "Cabin-Italic.otf", "Cabin-SemiBold.otf", "Cabin-Bold.otf")
 
 #: ids a game page uses for itself (templates/site/_base and game); a rule id, glossary

@@ -36,7 +36,7 @@ def _font(family: str, weight: int, style: str, file: str) -> str:
 
 
 def _html(previews: list[Preview], mark: Path) -> str:
-    fonts = "\n".join([_font("EB Garamond", 400, "italic", "EBGaramond12-Italic.otf"),
+    fonts = "\n".join([_font("EB Garamond", 400, "italic", "EBGaramond-Italic.ttf"),
                        _font("Cabin", 600, "normal", "Cabin-SemiBold.otf"),
                        _font("Cabin", 700, "normal", "Cabin-Bold.otf")])
     mark_uri = escape(mark.resolve().as_uri())
