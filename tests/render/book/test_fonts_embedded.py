@@ -16,11 +16,11 @@ import pikepdf
 import pytest
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
-from weasyprint import HTML
+from stamp_kit import stamped
 
 from builder.render.book.glyphs import Style, block
-from builder.render.book.pdf import EMPTY, FELT, OWNER, BookFetcher, diagram_placements
-from builder.render.book.stamp import Art, stamp
+from builder.render.book.pdf import EMPTY, FELT, OWNER, BookFetcher
+from builder.render.book.stamp import Art
 
 #: a subset's name: six capitals, "+", the font's name
 SUBSET = re.compile(r"^[A-Z]{6}\+")
@@ -160,11 +160,7 @@ def test_a_stamped_diagram_s_words_are_an_embedded_font_read_back_as_text(tmp_pa
     art.cards.append(("AS", 5, 12, 10, 14))
     art.runs += block("North", OWNER, 3, 2, 14, max_lines=1)
     art.runs += block("empty", EMPTY, 24, 12, 10)
-    fetcher.art.append(art)
-    doc = HTML(string='<html lang="en"><img src="diagram:blank" data-diagram="0" alt="The table."'
-                      ' style="width: 40mm; height: 30mm">', url_fetcher=fetcher).render(pdf_tags=True)
-    out = tmp_path / "t.pdf"
-    stamp(doc.write_pdf(pdf_tags=True), diagram_placements(doc, fetcher), fetcher.cards, out)
+    out = stamped(tmp_path, art, fetcher)
     with pikepdf.open(out) as pdf:
         assert not [p for f in _fonts(pdf) for p in _problems(f)]
         faces = [_check_diagram_font(f) for f in _diagram_fonts(pdf)]
@@ -174,14 +170,9 @@ def test_a_stamped_diagram_s_words_are_an_embedded_font_read_back_as_text(tmp_pa
 
 def test_a_truetype_face_is_embedded_as_a_truetype_cidfont(tmp_path):
     """A content's own face may have TrueType outlines (``book.fonts``): a FontFile2."""
-    fetcher = BookFetcher()
     signs = Style("DejaVuSans.ttf", 7, line=3)  # the shipped signs' face: TrueType outlines
     art = Art(width=40, height=30, felt=FELT, edge="#c8d3c4", runs=block("North \u2660", signs, 0, 2, 40))
-    fetcher.art.append(art)
-    doc = HTML(string='<html lang="en"><img src="diagram:blank" data-diagram="0" alt="The table."'
-                      ' style="width: 40mm; height: 30mm">', url_fetcher=fetcher).render(pdf_tags=True)
-    out = tmp_path / "t.pdf"
-    stamp(doc.write_pdf(pdf_tags=True), diagram_placements(doc, fetcher), fetcher.cards, out)
+    out = stamped(tmp_path, art)
     with pikepdf.open(out) as pdf:
         (font,) = _diagram_fonts(pdf)
         assert _check_diagram_font(font, "DejaVu") == "DejaVuSans-Outlines"

@@ -13,6 +13,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import ImageFont, features
 from pypdf import PdfReader
+from stamp_kit import stamped
 from weasyprint import HTML
 
 from builder.render.book import glyphs
@@ -179,11 +180,7 @@ def test_the_words_stay_out_of_the_tag_tree(tmp_path):
     fetcher = BookFetcher()
     fetcher.draw_cards(["AS"], 10, 14)
     art = Art(width=20, height=10, felt=FELT, edge="#c8d3c4", runs=block("North", OWNER, 0, 0, 20))
-    fetcher.art.append(art)
-    doc = HTML(string='<html lang="en"><img src="diagram:blank" data-diagram="0" alt="The table."'
-                      ' style="width: 20mm; height: 10mm">', url_fetcher=fetcher).render(pdf_tags=True)
-    out = tmp_path / "t.pdf"
-    stamp(doc.write_pdf(pdf_tags=True), diagram_placements(doc, fetcher), fetcher.cards, out)
+    out = stamped(tmp_path, art, fetcher)
     import pikepdf
 
     with pikepdf.open(out) as pdf:
