@@ -11,16 +11,10 @@ import re
 
 import pikepdf
 import pytest
+from pdf_kit import figure_alts, pdfua_findings, struct_elems
 from weasyprint import HTML
 
 from builder.render.book.tagging import scope_table_headers
-
-
-def _findings(path) -> list[str]:
-    import pdfua
-
-    report = pdfua.validate(str(path))
-    return [f"{path.name}: {f.rule_id} {f.severity}: {f.message[:160]}" for f in report.findings]
 
 
 @pytest.mark.slow
@@ -28,11 +22,11 @@ def _findings(path) -> list[str]:
 def test_every_book_passes_the_pdfua_checks(built):
     pdfs = sorted((built / "pdf").glob("*-rules.pdf")) + [built / "pdf" / "compendium.pdf"]
     assert len(pdfs) >= 9
-    found = [f for pdf in pdfs for f in _findings(pdf)]
+    found = [f for pdf in pdfs for f in pdfua_findings(pdf)]
     assert not found, "\n".join(found[:20])
     for pdf in pdfs:
         with pikepdf.open(pdf) as doc:
-            alts = _alts(doc)
+            alts = figure_alts(doc)
         # every figure has words of its own: a chart says what it shows and what it reads
         assert alts and all(a.strip() and a != "Pygal" for a in alts), pdf.name
         assert any(a.startswith("Wins by seat") for a in alts), pdf.name
@@ -43,28 +37,6 @@ def test_every_book_passes_the_pdfua_checks(built):
         assert re.search(rb'pdfuaid:part(?:="1"|>1</pdfuaid:part>)', xmp), pdf.name
 
 
-def _elems(pdf: pikepdf.Pdf, tag: str) -> list:
-    """The structure elements of ``pdf``'s tag tree whose type is ``tag``, in tree order."""
-    out = []
-
-    def walk(elem):
-        if isinstance(elem, pikepdf.Array):
-            for k in elem:
-                walk(k)
-        elif isinstance(elem, pikepdf.Dictionary):
-            if elem.get("/S") == pikepdf.Name(tag):
-                out.append(elem)
-            if "/K" in elem:
-                walk(elem.K)
-
-    walk(pdf.Root.StructTreeRoot.K)
-    return out
-
-
-def _alts(pdf: pikepdf.Pdf) -> list[str]:
-    return [str(e.get("/Alt", "")) for e in _elems(pdf, "/Figure")]
-
-
 def _tagged(html: str) -> pikepdf.Pdf:
     data = HTML(string=f'<html lang="en"><head><title>t</title></head><body>{html}</body></html>'
                 ).write_pdf(pdf_tags=True)
@@ -73,7 +45,7 @@ def _tagged(html: str) -> pikepdf.Pdf:
 
 def _scopes(pdf: pikepdf.Pdf) -> list[str]:
     out = []
-    for th in _elems(pdf, "/TH"):
+    for th in struct_elems(pdf, "/TH"):
         attrs = th.get("/A")
         attrs = list(attrs) if isinstance(attrs, pikepdf.Array) else [attrs]
         out.append(next(str(a.Scope) for a in attrs if "/Scope" in a))

@@ -25,6 +25,7 @@ from pathlib import Path
 import pikepdf
 import pypdfium2 as pdfium
 import pytest
+from pdf_kit import empty_headings, figure_alts, pdfua_findings
 
 from builder.engine.core import full_deck
 from builder.render.pnp import layout
@@ -38,62 +39,6 @@ K = 72 / 25.4   # PDF points per mm
 
 
 # --------------------------------------------------------------------------- helpers
-def findings(path: Path) -> list[str]:
-    import pdfua
-
-    report = pdfua.validate(str(path))
-    return [f"{path.name}: {f.rule_id} {f.severity}: {f.message[:160]}"
-            for f in report.findings]
-
-
-def figure_alts(pdf: pikepdf.Pdf) -> list[str]:
-    """The alternative text of every /Figure of the tag tree ("" for one without)."""
-    out: list[str] = []
-
-    def walk(elem):
-        if isinstance(elem, pikepdf.Array):
-            for k in elem:
-                walk(k)
-        elif isinstance(elem, pikepdf.Dictionary):
-            if elem.get("/S") == pikepdf.Name.Figure:
-                out.append(str(elem.get("/Alt", "")))
-            if "/K" in elem:
-                walk(elem.K)
-
-    walk(pdf.Root.StructTreeRoot.K)
-    return out
-
-
-def empty_headings(pdf: pikepdf.Pdf) -> list[str]:
-    """The headings (/H1 to /H6) of the tag tree that mark no content (pdfua's own check of
-    this, UA-14-001, fails to run on pikepdf 10: it is done here)."""
-    def content(elem) -> bool:
-        if isinstance(elem, int):
-            return True
-        if isinstance(elem, pikepdf.Array):
-            return any(content(k) for k in elem)
-        if isinstance(elem, pikepdf.Dictionary):
-            if "/MCID" in elem:
-                return True
-            return "/K" in elem and content(elem.K)
-        return False
-
-    out: list[str] = []
-
-    def walk(elem):
-        if isinstance(elem, pikepdf.Array):
-            for k in elem:
-                walk(k)
-        elif isinstance(elem, pikepdf.Dictionary) and "/S" in elem:
-            if re.fullmatch(r"/H[1-6]", str(elem.S)) and not content(elem.get("/K")):
-                out.append(str(elem.S))
-            if "/K" in elem:
-                walk(elem.K)
-
-    walk(pdf.Root.StructTreeRoot.K)
-    return out
-
-
 def strokes(page: pikepdf.Page) -> list[dict]:
     """Every stroked straight line of one segment on ``page`` (its own content, not its
     forms'): its ends in points, its width in mm, its stroke colour space (the resource's
@@ -212,7 +157,7 @@ def small(tmp_path_factory) -> Path:
 
 
 def test_a_file_of_sheets_passes_the_pdfua_checks(small):
-    assert findings(small) == []
+    assert pdfua_findings(small) == []
     with pikepdf.open(small) as pdf:
         assert pdf.Root.MarkInfo.Marked
         xmp = bytes(pdf.Root.Metadata.read_bytes())
@@ -299,7 +244,7 @@ def test_every_print_and_play_file_passes_the_pdfua_checks(built):
     assert {"pnp-deck.pdf", "pnp-deck-gutterfold.pdf", "war-components.pdf",
             "happy-families-cards-gutterfold.pdf"} <= names, names
     assert len(pdfs) >= 11
-    found = [f for pdf in pdfs for f in findings(pdf)]
+    found = [f for pdf in pdfs for f in pdfua_findings(pdf)]
     assert not found, "\n".join(found[:20])
     for pdf in pdfs:
         with pikepdf.open(pdf) as doc:
