@@ -1,10 +1,11 @@
-"""The book's typefaces, from the font files the project's set-up installs, or the
-content's own.
+"""The book's typefaces, from the font files the package ships and the project's set-up
+installs, or the content's own.
 
-Text: EB Garamond, shipped in the package (``builder/fonts/``: Octavio Pardo's EB Garamond 12,
-cut from its variable fonts by ``scripts/text_fonts.py``, which says why not Debian's);
-headings, tables and diagrams: Cabin (Debian's fonts-cabin). The CSS names the files directly, so a rulebook never falls back to whatever
-fonts a machine happens to have: a missing file stops the build with a clear message.
+Text: EB Garamond, shipped in the package (``builder/fonts/``: Octavio Pardo's EB Garamond
+12, cut from its variable fonts by ``scripts/text_fonts.py``, which says why not Debian's);
+headings, tables and diagrams: Cabin (Debian's fonts-cabin). The CSS names the files
+directly, so a rulebook never falls back to whatever fonts a machine happens to have: a
+missing file stops the build with a clear message.
 
 A project may set its own two typefaces (``book.fonts`` in its ``index.yaml``): font files
 inside its content folder, one per face. :func:`use` puts them in place of the shipped
