@@ -114,6 +114,28 @@ def add_bleed(pdf: pikepdf.Pdf, page: pikepdf.Page, bleed: float = BLEED) -> Non
         del page.obj["/ArtBox"]
 
 
+#: pages to a folded sheet: a book bound from folded sheets (saddle-stitched, or sewn in
+#: signatures) has a number of pages that this divides
+LEAF = 4
+
+
+def pad_book(pdf: pikepdf.Pdf, leaf: int = LEAF) -> int:
+    """Make a book's page count a multiple of ``leaf`` (issue 27, item 6) with blank pages
+    put before its last page, which stays last: it is the back cover (the quick
+    reference). Returns the pages added; a sheet of pieces (:func:`is_book` false) gets
+    none."""
+    if not is_book(pdf) or len(pdf.pages) < 2:
+        return 0
+    short = -len(pdf.pages) % leaf
+    last = pdf.pages[-1]
+    for _ in range(short):
+        blank = pikepdf.Page(Dictionary(Type=Name.Page, MediaBox=Array(last.mediabox),
+                                        Resources=Dictionary(),
+                                        Contents=pdf.make_stream(b"")))
+        pdf.pages.insert(len(pdf.pages) - 1, blank)
+    return short
+
+
 def bleed_book(pdf: pikepdf.Pdf, bleed: float = BLEED) -> bool:
     """Give every page of ``pdf`` mirrored bleed if it is a book (:func:`is_book`); returns
     whether it did."""

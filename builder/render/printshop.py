@@ -16,7 +16,8 @@ copy of each finished PDF is made here, with pikepdf:
 - the catalogue gains the output intent (``/GTS_PDFX``, the profile embedded) and the XMP
   metadata ``pdfxid:GTS_PDFXVersion = PDF/X-4``; every page gets a TrimBox (the sheets'
   own, else the page) and a BleedBox within the MediaBox;
-- a book's pages (a rulebook's, the compendium's: every page its own trim) get 3 mm of
+- a book (a rulebook, the compendium: every page its own trim) is padded to a multiple of
+  four pages with blanks before its last page (the back cover), and its pages get 3 mm of
   bleed, the page's edges mirrored into it (:mod:`builder.render.pagebleed`).
 
 WeasyPrint 70 has a ``pdf/x-4`` variant of its own, but it only writes that metadata and
@@ -43,7 +44,7 @@ import pikepdf
 from pikepdf import Array, Dictionary, Name, Operator
 
 from .errors import RenderError
-from .pagebleed import bleed_book
+from .pagebleed import bleed_book, pad_book
 
 log = logging.getLogger("warbook.render.printshop")
 
@@ -254,7 +255,9 @@ def separate(src: Path, target: Path, profile: bytes) -> None:
                 page.obj.TrimBox = Array(media)
             if "/BleedBox" not in page.obj:
                 page.obj.BleedBox = Array(media)
-        # a book's pages (cut to size) get 3 mm of bleed, their own edges mirrored into it
+        # a book's pages (cut to size): as many as fold into sheets of four, the back cover
+        # last, each with 3 mm of bleed, its own edges mirrored into it
+        pad_book(pdf)
         bleed_book(pdf)
         icc = pikepdf.Stream(pdf, profile)
         icc.N = 4

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image, ImageChops
 from weasyprint import HTML
 
-from builder.render.pagebleed import BLEED, bleed_book, is_book
+from builder.render.pagebleed import BLEED, bleed_book, is_book, pad_book
 
 GREEN, BAND = (42, 111, 62), (158, 28, 38)
 PX = 30  # 3 mm at 254 dpi
@@ -108,3 +108,30 @@ def test_a_sheet_of_pieces_is_not_a_book_and_is_left_alone(tmp_path):
         before = [float(v) for v in page.mediabox]
         assert not is_book(pdf) and not bleed_book(pdf)
         assert [float(v) for v in pdf.pages[0].mediabox] == before
+
+
+def _book_of(pages: int) -> pikepdf.Pdf:
+    html = "".join(f'<p style="break-before: {"page" if i else "auto"}">Page {i + 1}</p>'
+                   for i in range(pages))
+    return pikepdf.open(io.BytesIO(HTML(string=f"<style>@page {{ size: 60mm 40mm; margin: 5mm }}</style>"
+                                               f"{html}").write_pdf()))
+
+
+def test_a_book_is_padded_to_whole_folded_sheets_its_last_page_kept_last():
+    """13 pages fold into four sheets of four with three blank pages, put before the last
+    (the back cover); 12 pages need none; a sheet of pieces gets none."""
+    with _book_of(13) as pdf:
+        assert len(pdf.pages) == 13
+        last = pdf.pages[-1].obj.Contents.read_bytes()
+        assert pad_book(pdf) == 3 and len(pdf.pages) == 16
+        assert pdf.pages[-1].obj.Contents.read_bytes() == last
+        for blank in pdf.pages[12:15]:
+            assert blank.obj.Contents.read_bytes() == b""
+            assert [float(v) for v in blank.mediabox] == [float(v) for v in pdf.pages[0].mediabox]
+        assert bleed_book(pdf)   # the blanks are pages of the book: they get bleed too
+        assert all("/BleedBox" in p.obj for p in pdf.pages)
+    with _book_of(12) as pdf:
+        assert pad_book(pdf) == 0 and len(pdf.pages) == 12
+    with _book_of(6) as pdf:
+        pdf.pages[0].obj.TrimBox = pikepdf.Array([5, 5, 100, 80])   # pieces: not a book
+        assert pad_book(pdf) == 0 and len(pdf.pages) == 6
