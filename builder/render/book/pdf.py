@@ -25,7 +25,7 @@ from weasyprint.urls import URLFetcherResponse
 from ... import __version__
 from ...engine.core import full_deck
 from ...model import Book
-from ...settings import Paper, Settings
+from ...settings import Margins, Paper, Settings
 from ..faces import Faces, back_ref, split_ref
 from ..fetch import CardFetcher, card_url
 from ..fonts import font_face_css
@@ -36,9 +36,13 @@ from ..marks import ground as place_ground
 from ..markup import Markdown, no_lone_word, page_ref
 from ..present import FAN_STEP, GameView, Links, Presenter
 from ..templating import TEMPLATES, environment, helper, read_template_file
+from . import hyphenation
 from .glyphs import PT, Run, Style, block, wrap
 from .pagerefs import anchor_pages, fill_page_refs
 from .stamp import Art, CardForms, Placed, stamp
+
+#: the quick reference's page: the same on either side (it is the back cover)
+QUICKREF_MARGINS = Margins(top=14.0, bottom=16.0, inner=16.0, outer=16.0)
 
 
 def page_css(paper: Paper) -> str:
@@ -48,11 +52,16 @@ def page_css(paper: Paper) -> str:
     ``text_height``), whatever margins a content's own ``book.css`` gives those pages (the
     rules here come later, with selectors at least as specific). A named page (the cover,
     the quick reference) keeps the margins the stylesheet gives it: a page name outranks
-    these selectors, and no worked example is set on such a page."""
+    these selectors, and no worked example is set on such a page. The quick reference's
+    page (the book's back cover) gets its margins here too, and its section the height of
+    that page's text block, so that it can spread down the whole page."""
     m = paper.book
     recto = f"margin: {m.top}mm {m.outer}mm {m.bottom}mm {m.inner}mm;"
     verso = f"margin: {m.top}mm {m.inner}mm {m.bottom}mm {m.outer}mm;"
-    return (f"@page {{ size: {paper.css}; }}\n"
+    q = QUICKREF_MARGINS
+    quickref = (f"@page quickref {{ margin: {q.top}mm {q.outer}mm {q.bottom}mm {q.inner}mm; }}\n"
+                f".quickref {{ height: {paper.height - q.top - q.bottom - 0.5:.1f}mm; }}\n")
+    return (quickref + f"@page {{ size: {paper.css}; }}\n"
             f"@page :right {{ {recto} }}\n@page :first:right {{ {recto} }}\n"
             f"@page :blank:right {{ {recto} }}\n"
             f"@page :left {{ {verso} }}\n@page :blank:left {{ {verso} }}\n")
@@ -508,11 +517,13 @@ class BookRenderer:
         self.css_text = css_text
         self.css = CSS(string=css_text, font_config=self.font_config,
                        url_fetcher=self.fetcher)
-        # the hyphenation patterns, parsed once (pyphen keeps them) rather than by each
-        # book, and before the build forks, so that both processes share them
+        # the hyphenation patterns, the project's exceptions added (hyphenation.py), parsed
+        # once (pyphen keeps them) rather than by each book, and before the build forks, so
+        # that both processes share them
         import pyphen
 
-        pyphen.Pyphen(lang="en")
+        hyphenation.install()
+        pyphen.Pyphen(lang=hyphenation.LANG)
         # the diagrams' cards: 52 faces and a back, drawn once per build
         self.fetcher.draw_cards([str(c) for c in full_deck()] + ["back"], 10, 14)
         self.pages = 0
