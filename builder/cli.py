@@ -267,30 +267,41 @@ def check_balance(report, args) -> int:
     """``check --balance``: the examples passed; now each game's claims on played games."""
     from .lab.bots import LabError
     from .lab.claims import check_balance as judge_game
+    from .lab.connect import connect
 
     print_report(report)
     failed = tested = 0
-    for g in (r.game for r in report.games):  # narrowed by --game
-        if g.balance is None or not g.balance.claims:
-            continue
-        try:
-            verdicts, sim = judge_game(g, games=args.games, workers=args.workers)
-        except LabError as e:  # said with the game it is about
-            raise CommandError(f"{g.slug}: error: {e}", located=True) from None
-        for v in verdicts:
-            tested += 1
-            if v.holds:
-                log.info(f"{g.slug}: holds: {v.said} ({v.measured})")
-            else:
-                failed += 1
-                log.error(v.diagnostic().format())
+    claimed = [g for g in (r.game for r in report.games)  # narrowed by --game
+               if g.balance is not None and g.balance.claims]
+    with connect(cluster_flag(args) if claimed else None, args.workers) as executor:
+        for g in claimed:
+            try:
+                verdicts, sim = judge_game(g, games=args.games, executor=executor)
+            except LabError as e:  # said with the game it is about
+                raise CommandError(f"{g.slug}: error: {e}", located=True) from None
+            for v in verdicts:
+                tested += 1
+                if v.holds:
+                    log.info(f"{g.slug}: holds: {v.said} ({v.measured})")
+                else:
+                    failed += 1
+                    log.error(v.diagnostic().format())
     log.info(f"balance: {tested} claim{'s' if tested != 1 else ''} tested, {tested - failed} "
              f"borne out, {failed} not")
     return 1 if failed else 0
 
 
+def cluster_flag(args) -> str | None:
+    """``--cluster``'s address (None: the local pool); with ``--workers`` too, refused."""
+    if args.cluster and args.workers is not None:
+        raise CommandError("--workers is the local pool's; with --cluster the cluster's "
+                           "workers play the games: give one or the other")
+    return args.cluster
+
+
 def cmd_simulate(args) -> int:
     from .content import load_content
+    from .lab.connect import connect
     from .lab.simulate import simulate
     from .lab.text import report_text, to_json
 
@@ -311,16 +322,16 @@ def cmd_simulate(args) -> int:
     precision = args.precision / 100 if args.precision is not None else None
     bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else None
     game = content.game(args.game)
-    if args.games is None and bots is None and args.search_games is None:
-        # the books' figures, as every rulebook and game page prints them
-        from .lab.simulate import PRECISION, book_report
-        report = book_report(game, workers=args.workers, seed=args.seed,
-                             per_option=not args.no_options, precision=precision or PRECISION)
-    else:
-        report = simulate(game, games=args.games or 2000, bots=bots,
-                          seed=args.seed, workers=args.workers,
-                          per_option=not args.no_options, search_games=args.search_games,
-                          precision=precision)
+    with connect(cluster_flag(args), args.workers) as executor:
+        if args.games is None and bots is None and args.search_games is None:
+            # the books' figures, as every rulebook and game page prints them
+            from .lab.simulate import PRECISION, book_report
+            report = book_report(game, seed=args.seed, per_option=not args.no_options,
+                                 precision=precision or PRECISION, executor=executor)
+        else:
+            report = simulate(game, games=args.games or 2000, bots=bots, seed=args.seed,
+                              per_option=not args.no_options, search_games=args.search_games,
+                              precision=precision, executor=executor)
     print(to_json(report) if args.json else report_text(report))
     return 0
 
@@ -486,6 +497,9 @@ def parser() -> argparse.ArgumentParser:
                    help="with --balance: games per line-up (default: balance.games, else 2000)")
     check.add_argument("--workers", type=int, default=None, metavar="N",
                    help="worker processes for simulation (default: every core)")
+    check.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="with --balance: play the games on the workers of the Dask scheduler "
+                        "at ADDRESS, such as tcp://10.0.0.5:8786 (docs/balance.md)")
     check.add_argument("--out", default=str(find_default(DEFAULT_OUT)), metavar="DIR",
                    help="the output folder, where the check keeps its cache in .cache/check "
                         "(default: ./output; nothing is kept if the folder does not exist)")
@@ -509,6 +523,10 @@ def parser() -> argparse.ArgumentParser:
     simulate.add_argument("--seed", type=int, default=0, metavar="S")
     simulate.add_argument("--workers", type=int, default=None, metavar="N",
                    help="worker processes (default: every core); the figures do not change")
+    simulate.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="play the games on the workers of the Dask scheduler at ADDRESS, "
+                        "such as tcp://10.0.0.5:8786, instead of this machine's cores; the "
+                        "figures do not change (docs/balance.md)")
     simulate.add_argument("--search-games", type=int, default=None, metavar="N",
                    help="games per line-up with the search bot in it (default: the smaller "
                         "of --games and 200)")

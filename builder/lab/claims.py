@@ -9,12 +9,16 @@ from its bound holds; more games narrow the interval.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
 from ..model import Claim, Game
 from . import stats
 from .bots import LabError
 from .simulate import simulate
+
+if TYPE_CHECKING:
+    from .executor import Executor
 
 DEFAULT_GAMES = 2000
 
@@ -118,8 +122,10 @@ def judge(claim: Claim, report: dict) -> Verdict:
 
 
 def check_balance(game: Game, games: int | None = None, seed: int = 0,
-                  workers: int | None = None) -> tuple[list[Verdict], dict | None]:
-    """Play what the claims need and judge each. No claims: nothing is played."""
+                  workers: int | None = None, executor: Executor | None = None
+                  ) -> tuple[list[Verdict], dict | None]:
+    """Play what the claims need and judge each. No claims: nothing is played. The games
+    are played by ``executor`` (:mod:`.executor`; None: the local pool of ``workers``)."""
     if game.balance is None or not game.balance.claims:
         return [], None
     from .bots import ladder
@@ -127,7 +133,8 @@ def check_balance(game: Game, games: int | None = None, seed: int = 0,
     n = games or game.balance.games or DEFAULT_GAMES
     search_seats = any(c.kind != "skill" and c.bots == "search" for c in game.balance.claims)
     report = simulate(game, games=n, bots=bots_needed(game, decisions) if decisions else None,
-                      seed=seed, workers=workers, per_option=False, search_seats=search_seats,
+                      seed=seed, workers=workers, executor=executor, per_option=False,
+                      search_seats=search_seats,
                       pairs={(c.bots, c.against) for c in game.balance.claims
                              if c.kind == "skill"})
     verdicts = []

@@ -5,7 +5,9 @@ Game ``i`` of a line-up labelled ``label`` under master seed ``seed`` is played 
 ``random.Random(f"{seed}:{label}:{i}")`` (a string seed is hashed with SHA-512, the same
 in every process), so a game's outcome depends on its index alone. The games are cut into
 chunks, the chunks played in worker processes (forked, so a designer's own engine file
-needs no re-import), and the records put back in index order.
+needs no re-import), and the records put back in index order. Another executor
+(:mod:`.executor`: a Dask cluster, :mod:`.cluster`) plays the same chunks elsewhere, with
+the same records.
 
 Play is lean: states are made with ``recording = False`` (no table pictures; an engine may
 leave out its narration too, docs/writing-an-engine.md, "Lean play"), the pending node is
@@ -23,7 +25,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from .. import faults
 from ..engine.core import GameDef, IllegalDecision, random_bot
@@ -52,6 +54,13 @@ class Lineup:
 
 #: one game's record: steps, rounds, winner's seat (0-based; -1 for a draw), capped
 Record = tuple[int, int, int, bool]
+
+
+class Plays(Protocol):
+    """What plays the chunks elsewhere (:class:`.executor.Executor`, named here by its one
+    method so that this module, which the executors import, imports none of them)."""
+
+    def play(self, jobs: list[Job], tasks: list[Task]) -> list[list[Record]]: ...
 
 
 def play_one(gamedef: GameDef, options: dict[str, Any], seed: str,
@@ -138,8 +147,13 @@ def _illegal(gamedef: GameDef, state, by_player: dict, chosen: dict, e: IllegalD
 # the work of one run, set before the workers are forked (they inherit it)
 _WORK: dict[str, Any] = {}
 
+#: a job: engine, options, master seed, line-up
+Job = tuple[GameDef, dict[str, Any], int, Lineup]
+#: a task: games ``start`` to ``stop - 1`` of job ``job``
+Task = tuple[int, int, int]
 
-def _play_chunk(task: tuple[int, int, int]) -> list[Record]:
+
+def _play_chunk(task: Task) -> list[Record]:
     try:
         return _play_games(task)
     except Exception as e:  # noqa: BLE001 - carried to the parent, which raises it
@@ -148,10 +162,17 @@ def _play_chunk(task: tuple[int, int, int]) -> list[Record]:
         raise faults.Carried.of(e) from None
 
 
-def _play_games(task: tuple[int, int, int]) -> list[Record]:
+def _play_games(task: Task) -> list[Record]:
     job, start, stop = task
     gamedef, options, seed, lineup = _WORK["jobs"][job]
-    cache: dict[str, Callable] = _WORK.setdefault("bots", {})
+    return play_chunk(gamedef, options, seed, lineup, start, stop, _WORK.setdefault("bots", {}))
+
+
+def play_chunk(gamedef: GameDef, options: dict[str, Any], seed: int, lineup: Lineup,
+               start: int, stop: int, cache: dict[str, Callable]) -> list[Record]:
+    """Games ``start`` to ``stop - 1`` of a line-up, whoever plays them (a forked worker,
+    this process, a cluster's worker): the bots are made once per process and engine
+    (``cache``)."""
     seated: dict[tuple[str, ...], list[Callable]] = {}   # the bots of each seating
     out = []
     for i in range(start, stop):
@@ -174,41 +195,60 @@ def default_workers() -> int:
 
 
 def play_many(jobs: list[tuple[GameDef, dict[str, Any], int, Lineup, int]],
-              workers: int | None = None) -> list[list[Record]]:
+              workers: int | None = None, executor: Plays | None = None
+              ) -> list[list[Record]]:
     """Play every job (engine, options, seed, line-up, games) and return each job's
-    records in game order. ``workers`` processes (default: every core); 1 plays here."""
+    records in game order. ``workers`` processes (default: every core); 1 plays here.
+    ``executor`` (:mod:`.executor`): where else to play them, such as a Dask cluster."""
     return play_ranges([((g, o, s, lineup), 0, games) for g, o, s, lineup, games in jobs],
-                       workers)
+                       workers, executor=executor)
 
 
-def play_ranges(ranges: list[tuple[tuple[GameDef, dict[str, Any], int, Lineup], int, int]],
-                workers: int | None = None) -> list[list[Record]]:
-    """Games ``start`` to ``stop - 1`` of each job (engine, options, seed, line-up), in the
-    same chunks on the same forked workers as :func:`play_many`: game ``i`` is the same game
-    however the games before it were played (the lab's adaptive rounds go on from where
-    the last round stopped)."""
-    workers = workers or default_workers()
+def tasks_of(ranges: list[tuple[Job, int, int]]) -> list[Task]:
+    """The chunks of the ranges, whoever plays them: :data:`CHUNK` games a task
+    (:data:`SEARCH_CHUNK` with the search bot), from each range's start."""
     tasks = []
     for j, (job, first, stop) in enumerate(ranges):
         size = SEARCH_CHUNK if "search" in job[3].bots else CHUNK
         for start in range(first, stop, size):
             tasks.append((j, start, min(start + size, stop)))
-    _WORK.clear()
-    _WORK["jobs"] = [job for job, _, _ in ranges]
+    return tasks
+
+
+def play_ranges(ranges: list[tuple[Job, int, int]], workers: int | None = None,
+                executor: Plays | None = None) -> list[list[Record]]:
+    """Games ``start`` to ``stop - 1`` of each job (engine, options, seed, line-up), in the
+    same chunks on the same forked workers as :func:`play_many`: game ``i`` is the same game
+    however the games before it were played (the lab's adaptive rounds go on from where
+    the last round stopped). With an ``executor`` the same chunks are played there."""
+    tasks = tasks_of(ranges)
+    jobs = [job for job, _, _ in ranges]
+    if executor is not None:
+        played = executor.play(jobs, tasks)
+    else:
+        played = play_local(jobs, tasks, workers)
     results: list[list[Record]] = [[] for _ in ranges]
-    try:
-        if workers == 1 or len(tasks) <= 1:
-            for (j, _, _), recs in zip(tasks, map(_play_games, tasks)):
-                results[j].extend(recs)
-        else:
-            _play_in_workers(tasks, min(workers, len(tasks)), results)
-    finally:
-        _WORK.clear()
+    for (j, _, _), recs in zip(tasks, played):
+        results[j].extend(recs)
     return results
 
 
-def _play_in_workers(tasks: list[tuple[int, int, int]], workers: int,
-                     results: list[list[Record]]) -> None:
+def play_local(jobs: list[Job], tasks: list[Task], workers: int | None = None
+               ) -> list[list[Record]]:
+    """Each task's records, in task order, played here (one worker, or a single task) or
+    on ``workers`` forked processes (default: every core): the local pool."""
+    workers = workers or default_workers()
+    _WORK.clear()
+    _WORK["jobs"] = jobs
+    try:
+        if workers == 1 or len(tasks) <= 1:
+            return [_play_games(task) for task in tasks]
+        return _play_in_workers(tasks, min(workers, len(tasks)))
+    finally:
+        _WORK.clear()
+
+
+def _play_in_workers(tasks: list[Task], workers: int) -> list[list[Record]]:
     """The chunks on forked worker processes (a designer's engine file needs no re-import),
     handed back in task order whichever worker played them. A fault in a worker ends the
     run at once with the fault located; a worker that dies (a signal, the memory) ends it
@@ -217,9 +257,9 @@ def _play_in_workers(tasks: list[tuple[int, int, int]], workers: int,
     pool = ProcessPoolExecutor(workers, mp_context=ctx)
     done = False
     try:
-        for (j, _, _), recs in zip(tasks, pool.map(_play_chunk, tasks)):
-            results[j].extend(recs)
+        out = list(pool.map(_play_chunk, tasks))
         done = True
+        return out
     except faults.Carried as e:
         raise e.error() from None
     except BrokenProcessPool:

@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..engine.core import GameDef
 from ..model import Game
 from . import stats
 from .bots import LADDER, LabError, ladder
 from .run import CHUNK, SEARCH_CHUNK, Lineup, play_many, play_ranges
+
+if TYPE_CHECKING:
+    from .executor import Executor
 
 #: games per line-up for the search bot, which thinks for a while every decision
 SEARCH_GAMES = 200
@@ -113,9 +116,11 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
              search_games: int | None = None, confidence: float = 0.95,
              option_games: int | None = None, search_seats: bool = True,
              strict: bool = True, pairs: str | set[tuple[str, str]] = "all",
-             precision: float | None = None, printed: bool = False) -> dict:
+             precision: float | None = None, printed: bool = False,
+             executor: Executor | None = None) -> dict:
     """Play the figures' games and return them as plain data (JSON-ready, the same for a
-    seed whatever the number of workers).
+    seed whatever the number of workers, and whatever plays them: ``executor``, such as a
+    Dask cluster (:mod:`.executor`); None: the local pool of ``workers``).
 
     ``pairs`` says which skill line-ups to play: ``"all"`` (every bot against every weaker
     one), ``"steps"`` (each bot against the one just below it on the ladder: random <
@@ -130,6 +135,8 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
     if gamedef is None:
         raise LabError(f"{game.slug}: its engine could not be loaded")
     variants = plan(game, bots, per_option, search_seats, strict, printed)
+    if executor is not None:
+        executor = executor.for_game(game)
     search_games = min(games, SEARCH_GAMES) if search_games is None else search_games
     jobs, keys, caps = [], [], []
     for vi, v in enumerate(variants):
@@ -160,9 +167,11 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
         return skill_figures(a, b, recs, n, confidence)
 
     if precision is None:
-        records = play_many([job + (c,) for job, c in zip(jobs, caps)], workers)
+        records = play_many([job + (c,) for job, c in zip(jobs, caps)], workers,
+                            executor=executor)
     else:
-        records = play_until(jobs, caps, figures_of, precision, confidence, workers)
+        records = play_until(jobs, caps, figures_of, precision, confidence, workers,
+                             executor=executor)
     out_variants = []
     for v in variants:
         out_variants.append({"label": v["label"], "options": dict(v["changed"]),
@@ -236,17 +245,19 @@ def next_size(played: int, rates: list[dict], precision: float, cap: int, step: 
 
 def play_until(jobs: list[tuple], caps: list[int], figures_of: Callable[[int, list], dict],
                precision: float, confidence: float = 0.95,
-               workers: int | None = None) -> list[list]:
+               workers: int | None = None, executor: Executor | None = None) -> list[list]:
     """Play each job (engine, options, seed, line-up) in rounds until the rates its figures
     state (``figures_of(job, records)``) are within ``precision`` or it reaches its cap;
-    every open line-up plays its next round in one batch, so both cores stay busy."""
+    every open line-up plays its next round in one batch, so both cores stay busy (or the
+    ``executor``'s workers)."""
+    on = {"executor": executor} if executor is not None else {}
     records: list[list] = [[] for _ in jobs]
     steps = [SEARCH_CHUNK if "search" in job[3].bots else CHUNK for job in jobs]
     target = [min(cap, SEARCH_FIRST if step == SEARCH_CHUNK else FIRST)
               for cap, step in zip(caps, steps)]
     open_ = [j for j in range(len(jobs)) if caps[j] > 0]
     while open_:
-        got = play_ranges([(jobs[j], len(records[j]), target[j]) for j in open_], workers)
+        got = play_ranges([(jobs[j], len(records[j]), target[j]) for j in open_], workers, **on)
         still = []
         for j, recs in zip(open_, got):
             records[j].extend(recs)
@@ -357,13 +368,14 @@ def env_cap() -> int | None:
 
 def book_report(game: Game, workers: int | None = None, cap: int | None = None,
                 seed: int | None = None, per_option: bool = True,
-                precision: float = PRECISION) -> dict:
+                precision: float = PRECISION, executor: Executor | None = None) -> dict:
     """The figures every rulebook and game page prints: the ladder's steps for the game as
     printed and the headline seats for each option value, each line-up played until its
     stated rates are within ``precision`` or :data:`BOOK_CAP` games (:data:`BOOK_SEARCH_CAP`
     with the search bot); seed 0 unless given. ``warbook simulate GAME`` prints the same
     figures. ``cap`` caps every line-up at that many games (None: ``WARBOOK_LAB_GAMES``, if
-    set, which the test suite sets to 150)."""
+    set, which the test suite sets to 150). ``executor``: where to play them (None: the
+    local pool of ``workers``)."""
     if cap is None:
         cap = env_cap()
     games, search_games = BOOK_CAP, BOOK_SEARCH_CAP
@@ -372,4 +384,5 @@ def book_report(game: Game, workers: int | None = None, cap: int | None = None,
     return simulate(game, games=games, option_games=games, seed=BOOK_SEED if seed is None else seed,
                     bots=["random", "heuristic", "search"], workers=workers,
                     search_games=search_games, search_seats=False, strict=False,
-                    pairs="steps", precision=precision, printed=True, per_option=per_option)
+                    pairs="steps", precision=precision, printed=True, per_option=per_option,
+                    executor=executor)
