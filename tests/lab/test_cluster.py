@@ -158,6 +158,36 @@ def edit(engine: Path, old: str, new: str) -> int:
     return text[:text.index(old)].count("\n") + 1
 
 
+def marks_where_it_plays(my_game: Path) -> None:
+    """The designer's engine, edited to touch the file $PLAYED_MARK names (where a worker
+    is given one) when it starts a game, and to take a few milliseconds more a game, so
+    that a run is still going when a test acts on it."""
+    edit(my_game / "my-game" / "engine.py",
+         "def new_game(options: dict[str, Any], rng: random.Random) -> GameState:\n",
+         "def new_game(options: dict[str, Any], rng: random.Random) -> GameState:\n"
+         "    import os, pathlib, time\n"
+         "    if os.environ.get('PLAYED_MARK'):\n"
+         "        pathlib.Path(os.environ['PLAYED_MARK']).touch()\n"
+         "    time.sleep(0.003)\n")
+
+
+def started(args: tuple[str, ...], address: str, my_game: Path) -> subprocess.Popen:
+    """``warbook ARGS --cluster ADDRESS`` started (not waited for), beside the game."""
+    return subprocess.Popen([sys.executable, "-m", "builder", *args, "--cluster", address],
+                            cwd=my_game.parent, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for(mark: Path, run: subprocess.Popen, nothing: str) -> None:
+    """Until ``mark`` exists (a worker has started playing), at most 30 s; the run must
+    still be going."""
+    end = time.monotonic() + 30
+    while not mark.exists():
+        assert run.poll() is None, run.communicate()
+        assert time.monotonic() < end, nothing
+        time.sleep(0.02)
+
+
 # --------------------------------------------------------------------------- the tests
 @pytest.mark.slow
 def test_the_same_bytes_as_the_local_pool(cluster: Cluster, tmp_path: Path):
@@ -235,26 +265,13 @@ def test_a_worker_killed_mid_run_changes_nothing(cluster: Cluster, my_game: Path
     local pool's. (The engine marks when it plays on that worker, and each game takes a
     few milliseconds longer, so the run is still going when it is killed.)"""
     mark = my_game.parent / "played-on-the-third-worker"
-    engine = my_game / "my-game" / "engine.py"
-    edit(engine, "def new_game(options: dict[str, Any], rng: random.Random) -> GameState:\n",
-         "def new_game(options: dict[str, Any], rng: random.Random) -> GameState:\n"
-         "    import os, pathlib, time\n"
-         "    if os.environ.get('PLAYED_MARK'):\n"
-         "        pathlib.Path(os.environ['PLAYED_MARK']).touch()\n"
-         "    time.sleep(0.003)\n")
+    marks_where_it_plays(my_game)
     args = ("simulate", "my-game", "--games", "1000", "--seed", "3", "--bots", "random",
             "--no-options", "--json", "--content", str(my_game))
     third = cluster.worker("worker-3", env={"PLAYED_MARK": str(mark)})
-    run = subprocess.Popen([sys.executable, "-m", "builder", *args, "--cluster",
-                            cluster.address], cwd=my_game.parent,
-                           env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    run = started(args, cluster.address, my_game)
     try:
-        end = time.monotonic() + 30
-        while not mark.exists():
-            assert run.poll() is None, run.communicate()
-            assert time.monotonic() < end, "the third worker was given nothing to play"
-            time.sleep(0.02)
+        wait_for(mark, run, "the third worker was given nothing to play")
         os.kill(third.pid, signal.SIGKILL)
         assert run.poll() is None, "the run ended before the worker was killed"
         out, err = run.communicate(timeout=60)
@@ -277,30 +294,17 @@ def test_a_scheduler_that_goes_away_mid_run_is_a_clear_error(tmp_path: Path, my_
     """A cluster of its own (one scheduler, one worker), its scheduler killed mid-run: the
     run ends at once, exit 1, said in a line, no figures printed."""
     mark = my_game.parent / "playing"
-    edit(my_game / "my-game" / "engine.py",
-         "def new_game(options: dict[str, Any], rng: random.Random) -> GameState:\n",
-         "def new_game(options: dict[str, Any], rng: random.Random) -> GameState:\n"
-         "    import os, pathlib, time\n"
-         "    if os.environ.get('PLAYED_MARK'):\n"
-         "        pathlib.Path(os.environ['PLAYED_MARK']).touch()\n"
-         "    time.sleep(0.003)\n")
+    marks_where_it_plays(my_game)
     own = Cluster(tmp_path / "own")
     own.folder.mkdir()
     try:
         own.scheduler()
         own.worker("worker", env={"PLAYED_MARK": str(mark)})
-        run = subprocess.Popen([sys.executable, "-m", "builder", "simulate", "my-game",
-                                "--games", "2000", "--bots", "random", "--no-options",
-                                "--json", "--content", str(my_game), "--cluster",
-                                own.address], cwd=my_game.parent,
-                               env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        run = started(("simulate", "my-game", "--games", "2000", "--bots", "random",
+                       "--no-options", "--json", "--content", str(my_game)),
+                      own.address, my_game)
         try:
-            end = time.monotonic() + 30
-            while not mark.exists():
-                assert run.poll() is None, run.communicate()
-                assert time.monotonic() < end, "nothing was played"
-                time.sleep(0.02)
+            wait_for(mark, run, "nothing was played")
             os.killpg(own.procs["scheduler"].pid, signal.SIGKILL)
             start = time.monotonic()
             out, err = run.communicate(timeout=60)
