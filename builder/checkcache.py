@@ -48,7 +48,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from . import __version__
+from . import __version__, resources
 from .diagnostics import Diagnostic, Diagnostics, Located
 
 #: the layout of an entry; a new one makes every old entry a miss
@@ -628,6 +628,7 @@ def cached_check(content: Path, out: Path | None, stages: Stages,
     """The check of ``content`` (the card faces of ``faces_for`` only, or of every game),
     from the store in ``out`` where its entries hold, else done now (only the games whose
     entries do not hold are replayed) and stored."""
+    resources.templates()  # the shipped ones all there (or an internal error), cache or not
     content = Path(content)
     store = Store.of(out) if out is not None else None
     keys = Keys.make(content, stages.extra) if store is not None else None

@@ -55,6 +55,20 @@ def test_no_templates_at_all_stops_at_start(templates_in, tmp_path, capsys, comm
     assert list(tmp_path.iterdir()) == []   # no output, staging folder or lock file
 
 
+def test_a_warm_check_cache_does_not_hide_them(templates_in, tmp_path, capsys):
+    """The check's cache answers without reading a template; it must still stop."""
+    content, out = tmp_path / "content", tmp_path / "out"
+    shutil.copytree(ROOT / "content" / "war", content / "war")
+    out.mkdir()
+    args = ["check", "--content", str(content), "--out", str(out)]
+    assert cli.main(args) == 0
+    assert cli.main(args) == 0   # the second answer is the cache's
+    capsys.readouterr()
+    templates_in(tmp_path / "empty")
+    assert cli.main(args) == 2
+    assert "templates/book/_diagram_print.html.j2 is missing" in capsys.readouterr().err
+
+
 def test_one_missing_asset_is_named(templates_in, tmp_path, capsys):
     partial = tmp_path / "partial"
     shutil.copytree(ROOT / "templates", partial)
