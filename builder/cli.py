@@ -299,20 +299,30 @@ def cluster_flag(args) -> str | None:
     return args.cluster
 
 
-def cmd_simulate(args) -> int:
+def lab_content(args, command: str):
+    """The content for a lab command (``simulate``, ``sweep``), its diagnostics shown, with
+    ``args.game`` in it; None (after an error line) when the content has errors."""
     from .content import load_content
-    from .lab.connect import connect
-    from .lab.simulate import simulate
-    from .lab.text import report_text, to_json
 
     content, diags = load_content(Path(args.content))
     show_diagnostics(diags)
     if diags.errors:
-        log.error("simulate stopped: the content has errors (see above)")
-        return 1
+        log.error(f"{command} stopped: the content has errors (see above)")
+        return None
     slugs = [g.slug for g in content.games]
     if args.game not in slugs:
         raise no_such_game(args.game, slugs)
+    return content
+
+
+def cmd_simulate(args) -> int:
+    from .lab.connect import connect
+    from .lab.simulate import simulate
+    from .lab.text import report_text, to_json
+
+    content = lab_content(args, "simulate")
+    if content is None:
+        return 1
     if (args.games is not None and args.games < 1) or (args.workers is not None and args.workers < 1) or \
             (args.search_games is not None and args.search_games < 1):
         raise CommandError("--games, --search-games and --workers must be at least 1")
@@ -321,6 +331,14 @@ def cmd_simulate(args) -> int:
                            "most 100")
     precision = args.precision / 100 if args.precision is not None else None
     bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else None
+    budgets = None
+    if args.trace_budgets is not None or args.skill_trace:
+        from .lab.simulate import TRACE_BUDGETS
+        text = [b.strip() for b in (args.trace_budgets or "").split(",") if b.strip()]
+        if not all(b.isdigit() and int(b) >= 1 for b in text) or (text and len(set(text)) < 2):
+            raise CommandError("--trace-budgets takes two or more whole numbers of rollouts, "
+                               "each 1 or more: 1,2,4,8")
+        budgets = sorted({int(b) for b in text}) if text else list(TRACE_BUDGETS)
     game = content.game(args.game)
     with connect(cluster_flag(args), args.workers) as executor:
         if args.games is None and bots is None and args.search_games is None:
@@ -332,7 +350,56 @@ def cmd_simulate(args) -> int:
             report = simulate(game, games=args.games or 2000, bots=bots, seed=args.seed,
                               per_option=not args.no_options, search_games=args.search_games,
                               precision=precision, executor=executor)
+        if budgets is not None:
+            from .lab.simulate import skill_trace
+            report["skill_trace"] = skill_trace(
+                game, budgets, games=args.search_games or min(args.games or 200, 200),
+                seed=args.seed, executor=executor)
     print(to_json(report) if args.json else report_text(report))
+    return 0
+
+
+def cmd_sweep(args) -> int:
+    """``warbook sweep GAME --vary OPTION=V1,V2 ...``: the option settings ranked by seat
+    edge, draws and length (:mod:`.lab.sweep`); a text table, ``--json``, ``--chart`` an
+    SVG, ``--suggest`` the fairest setting's claims for review."""
+    from .lab.connect import connect
+    from .lab.sweep import (
+        MAX_SETS,
+        chart_svg,
+        parse_vary,
+        report_text,
+        suggestion,
+        sweep,
+        to_json,
+    )
+
+    content = lab_content(args, "sweep")
+    if content is None:
+        return 1
+    if args.games < 1 or (args.workers is not None and args.workers < 1):
+        raise CommandError("--games and --workers must be at least 1")
+    if args.max_sets < 1:
+        raise CommandError("--max-sets must be at least 1")
+    for flag, path in (("--chart", args.chart), ("--suggest", args.suggest)):
+        if path is not None and not Path(path).parent.is_dir():
+            raise CommandError(f"{flag} {path}: the folder {Path(path).parent} does not exist")
+    game = content.game(args.game)
+    vary = parse_vary(game, args.vary or [])
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else None
+    with connect(cluster_flag(args), args.workers) as executor:
+        report = sweep(game, vary, games=args.games, bots=bots, seed=args.seed,
+                       sample=args.sample, cap=args.max_sets if args.max_sets else MAX_SETS,
+                       executor=executor)
+    # every file whole or not at all: written beside, then moved into place
+    for path, text in ((args.chart, chart_svg(report) if args.chart else None),
+                       (args.suggest, suggestion(report) if args.suggest else None)):
+        if path is not None:
+            tmp = Path(f"{path}.tmp-{os.getpid()}")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+            log.info(f"wrote {path}")
+    print(to_json(report) if args.json else report_text(report), end="")
     return 0
 
 
@@ -366,7 +433,8 @@ def build_locked(settings, args) -> int:
         log.error("build stopped: the check failed; nothing was written")
         return 1
     args.epilogue = BUILD_STOPPED
-    return build(report, settings, game=args.game, reuse=not args.clean, quick=args.quick)
+    return build(report, settings, game=args.game, reuse=not args.clean, quick=args.quick,
+                 cluster=getattr(args, "cluster", None))
 
 
 def cmd_serve(args) -> int:
@@ -532,6 +600,11 @@ def parser() -> argparse.ArgumentParser:
                         "of --games and 200)")
     simulate.add_argument("--no-options", action="store_true",
                    help="only the game as printed, not each option value")
+    simulate.add_argument("--skill-trace", action="store_true",
+                   help="also play the skill trace: search bots of increasing budget, each "
+                        "against the one before it (slow; docs/balance.md)")
+    simulate.add_argument("--trace-budgets", default=None, metavar="N,M,...",
+                   help="the skill trace's budgets, rollouts per candidate (default 1,2,4,8)")
     simulate.add_argument("--json", action="store_true", help="print the figures as JSON")
     simulate.set_defaults(func=cmd_simulate)
 
@@ -544,7 +617,39 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--quick", action="store_true",
                    help="play no balance games: a game whose figures are out of date prints "
                         "its previous ones, marked (a plain build measures them again)")
+    build.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="measure out-of-date balance figures on the workers of the Dask "
+                        "scheduler at ADDRESS; the figures do not change (docs/balance.md)")
     build.set_defaults(func=cmd_build)
+
+    sweep = sub.add_parser("sweep", parents=[every, content],
+                           help="play every combination of some option values and rank the "
+                                "settings by seat edge, draws and length, with 95%% intervals")
+    sweep.add_argument("game", metavar="GAME", help="the game's slug")
+    sweep.add_argument("--vary", action="append", metavar="OPTION=V1,V2",
+                       help="an option and the values to try (repeat for more options)")
+    sweep.add_argument("--games", type=int, default=1000, metavar="N",
+                       help="games per setting and bot (default 1000)")
+    sweep.add_argument("--bots", default=None, metavar="A,B",
+                       help="the bot in every seat (default: heuristic where the game has "
+                            "decisions, else random); with several, a setting counts its "
+                            "worst")
+    sweep.add_argument("--seed", type=int, default=0, metavar="S")
+    sweep.add_argument("--sample", type=int, default=None, metavar="K",
+                       help="play K settings of the grid drawn with the seed, not all")
+    sweep.add_argument("--max-sets", type=int, default=64, metavar="M",
+                       help="the largest grid played whole without --sample (default 64)")
+    sweep.add_argument("--workers", type=int, default=None, metavar="N",
+                       help="worker processes (default: every core); the figures do not change")
+    sweep.add_argument("--cluster", default=None, metavar="ADDRESS",
+                       help="play on the workers of the Dask scheduler at ADDRESS; the "
+                            "figures do not change (docs/balance.md)")
+    sweep.add_argument("--json", action="store_true", help="print the ranking as JSON")
+    sweep.add_argument("--chart", default=None, metavar="FILE.svg",
+                       help="also draw the seat edge of each setting, with its interval")
+    sweep.add_argument("--suggest", default=None, metavar="FILE.yaml",
+                       help="write balance claims the fairest setting supports, to review")
+    sweep.set_defaults(func=cmd_sweep)
 
     serve = sub.add_parser("serve", parents=[every, content, output],
                        help="build, serve on 127.0.0.1, rebuild and reload the browser on "

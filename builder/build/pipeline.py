@@ -36,7 +36,8 @@ PHASES = ("begin", "render", "finish")
 
 
 def build(report: Report, settings: Settings, *, game: str | None = None,
-          reuse: bool = True, site_only: bool = False, quick: bool = False) -> int:
+          reuse: bool = True, site_only: bool = False, quick: bool = False,
+          cluster: str | None = None) -> int:
     """Render everything into ``settings.output`` (see :func:`render_into`), holding the
     output's lock (:mod:`builder.lock`); returns 0. Raises :class:`BuildError` (and leaves
     the output as it was) when any stage fails, when another live process is building into
@@ -48,7 +49,7 @@ def build(report: Report, settings: Settings, *, game: str | None = None,
     try:
         with lock.hold(out, "warbook build"):
             return render_into(report, settings, game=game, reuse=reuse, site_only=site_only,
-                               quick=quick)
+                               quick=quick, cluster=cluster)
     except lock.Busy as e:
         raise BuildError(str(e)) from None
     except lock.CannotLock as e:
@@ -60,7 +61,7 @@ def build(report: Report, settings: Settings, *, game: str | None = None,
 
 
 def render_into(report: Report, settings: Settings, *, game: str | None, reuse: bool,
-                site_only: bool, quick: bool = False) -> int:
+                site_only: bool, quick: bool = False, cluster: str | None = None) -> int:
     """Render everything into ``settings.output``; returns 0. Raises :class:`BuildError`
     (and leaves the output as it was) when any stage fails, in this process or a forked one.
 
@@ -98,7 +99,9 @@ def render_into(report: Report, settings: Settings, *, game: str | None, reuse: 
     from ..lab.figures import FiguresError, book_figures
 
     try:
-        figures = book_figures(report, out=out, quick=quick)  # every game: the website shows all
+        # every game: the website shows all; stale figures are played on ``cluster``'s
+        # workers when one is given (a Dask scheduler's address), else on this machine
+        figures = book_figures(report, out=out, quick=quick, cluster=cluster)
     except FiguresError as e:
         raise BuildError(str(e)) from None
     inputs = inc.Inputs(report.content.root, settings.key())

@@ -71,6 +71,7 @@ from .core import (
     Zone,
     cards_str,
     full_deck,
+    lead_of,
     parse_cards,
 )
 
@@ -885,6 +886,12 @@ def marks(events, table) -> dict[str, str]:
     return out
 
 
+def lead(state: BattleState) -> str | None:
+    """Who is ahead (``GameDef.lead``, for the lab's decisiveness): of the players still
+    in, the one holding the most cards (deck, hand, discards and cards in play)."""
+    return lead_of({p: state._holding(p) for p in state.live()})
+
+
 GAME = GameDef(
     slug="battle", title="Battle", options=OPTIONS, rule_ids=RULES, event_kinds=EVENT_KINDS,
     view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup, heuristic=heuristic,
@@ -893,6 +900,7 @@ GAME = GameDef(
     option_sets=[{}, {"aces": "low"}, {"players": 4}, {"players": 4, "aces": "low"}],
     supply_group=_supply_group, card_supply=_card_supply,
     round_key="turns", round_word="turn", determinize=determinize,
+    lead=lead,
     art={"player-mat": player_mat_art, "killed-mat": killed_mat_art},
     art_params={"player-mat": {"cards": "per-player", "suits": "per-player"},
                         "killed-mat": {"players": "whole"}},

@@ -60,6 +60,7 @@ from .core import (
     Zone,
     cards_str,
     full_deck,
+    lead_of,
     parse_cards,
 )
 
@@ -1004,6 +1005,12 @@ def marks(events, table) -> dict[str, str]:
     return won_in_place(events, table, "capture")
 
 
+def lead(state: BattleLinesState) -> str | None:
+    """Who is ahead (``GameDef.lead``, for the lab's decisiveness): more captured cards,
+    what the final count compares."""
+    return lead_of({p: len(state.captured[p]) for p in PLAYERS})
+
+
 GAME = GameDef(
     slug="battle-lines", title="Battle Lines", options=OPTIONS, rule_ids=RULES,
     event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
@@ -1011,7 +1018,7 @@ GAME = GameDef(
     supply=lambda options: Counter(full_deck()),  # one 52-card deck
     option_sets=[{}, {"max_turns": 3}],
     round_key="turns", round_word="turn", cap_rules=frozenset({"turn-cap"}),
-    determinize=determinize,
+    determinize=determinize, lead=lead,
     art={"battlefield": battlefield_art},
     describe=describe,
     marks=marks,

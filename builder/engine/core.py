@@ -96,6 +96,14 @@ class Choice:
         """All legal values, or ``None`` when there are too many to list."""
         return None
 
+    def size(self) -> int | None:
+        """How many legal values there are, or ``None`` where there are too many to list
+        (the lab's branching factor leaves such a choice out: the ways to pick 13 cards of
+        26 would swamp every other decision); as many as :meth:`enumerate` lists, which a
+        choice may count faster (:class:`OneOf`, :class:`IntRange`)."""
+        listed = self.enumerate()
+        return None if listed is None else len(listed)
+
     def describe(self) -> str:  # pragma: no cover - overridden
         raise NotImplementedError
 
@@ -158,6 +166,9 @@ class OneOf(Choice):
     def enumerate(self) -> list:
         return list(self.values)
 
+    def size(self) -> int:
+        return len(self.values)
+
     def describe(self) -> str:
         return ", ".join(fmt_value(v) for v in self.values)
 
@@ -184,6 +195,9 @@ class IntRange(Choice):
 
     def enumerate(self) -> list[int] | None:
         return list(range(self.lo, self.hi + 1))
+
+    def size(self) -> int:
+        return max(0, self.hi - self.lo + 1)
 
     def describe(self) -> str:
         return f"a {self.what} from {self.lo} to {self.hi}" if self.lo != self.hi else str(self.lo)
@@ -800,7 +814,7 @@ class GameDef:
     * **rules and replay** (the check, ``record``, the conformance kit): ``option_sets``,
       ``supply``, ``supply_group``, ``card_supply``, ``rules_for``;
     * **the lab** (``simulate`` and the balance figures): ``round_key``, ``round_word``,
-      ``cap_rules``, ``determinize``, ``fast_random``;
+      ``cap_rules``, ``determinize``, ``fast_random``, ``lead``;
     * **the book and site**: ``describe``, ``marks``, ``mark_kinds``, ``attempt``, ``art``,
       ``art_params``.
 
@@ -860,9 +874,21 @@ class GameDef:
     determinize: Callable[[State, str, random.Random], State] | None = None
     #: an optional fast path for simulation: a whole game between random bots played
     #: without states, drawing from the generator exactly what the reference loop draws,
-    #: ``fast_random(options, rng) -> (steps, rounds, winner or None, capped)``; a test
-    #: must prove it equal to the engine game for game (see tests/lab/test_lab.py)
-    fast_random: Callable[..., tuple[int, int, str | None, bool]] | None = None
+    #: ``fast_random(options, rng) -> (steps, rounds, winner or None, capped)``, or with
+    #: four more values, the design metrics' counts as the lab's loop reads them (the
+    #: legal choices summed over the listed decisions, the listed decisions, the unlisted
+    #: ones, the step from which the winner led for good or -1: see ``lab/run.py``'s
+    #: ``Record``); a fast path without them leaves those metrics unmeasured where it plays.
+    #: A test must prove it equal to the engine game for game (see tests/lab/test_lab.py)
+    fast_random: Callable[..., tuple] | None = None
+    #: who is ahead: ``lead(state) -> player id or None`` (None: nobody ahead, the leaders
+    #: level), read after every step of the lab's games to measure decisiveness (how early
+    #: the eventual winner leads for good; docs/balance.md, "Design metrics"). Whatever the
+    #: state naturally holds: cards held, points, families laid (:func:`lead_of` picks the
+    #: one player with the most). It is read often: keep it cheap, and never let it change
+    #: the state. None: the lab reports no decisiveness. A ``fast_random`` path must then
+    #: read the same lead on its numbers, or its games go unmeasured
+    lead: Callable[[State], str | None] | None = None
 
     # -- the book and site
     #: the table in words after a step, for the printed state lines: ``describe(view,
@@ -895,7 +921,7 @@ class GameDef:
         for name in ("new_game", "from_setup", "heuristic", "max_steps"):
             _hook(self, name, required=True)
         for name in ("supply", "supply_group", "card_supply", "rules_for", "determinize",
-                     "fast_random", "describe", "marks", "attempt"):
+                     "fast_random", "lead", "describe", "marks", "attempt"):
             _hook(self, name)
         for name, kind in (("options", dict), ("event_kinds", dict), ("view_keys", dict),
                            ("option_sets", list), ("mark_kinds", dict), ("art", dict),
@@ -1079,6 +1105,19 @@ def restore(state: State, saved: dict[str, list[Card]]) -> None:
     piles = state.piles()
     for zid, cards in saved.items():
         piles[zid][:] = cards
+
+
+def lead_of(counts: dict[str, float]) -> str | None:
+    """The one player with the most (cards, points ...), or None where two or more share
+    the most: a ``GameDef.lead`` in one line (``lead_of({p: len(s.decks[p]) for p in
+    s.players})``)."""
+    leader, best, level = None, None, False
+    for p, v in counts.items():
+        if best is None or v > best:
+            leader, best, level = p, v, False
+        elif v == best:
+            level = True
+    return None if level else leader
 
 
 def _hook(game: GameDef, name: str, required: bool = False) -> None:

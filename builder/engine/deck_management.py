@@ -64,6 +64,7 @@ from .core import (
     Zone,
     cards_str,
     full_deck,
+    lead_of,
     parse_cards,
 )
 from .words import trick_marks
@@ -858,6 +859,12 @@ def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, s
 
 
 
+def lead(state: DeckState) -> str | None:
+    """Who is ahead (``GameDef.lead``, for the lab's decisiveness): of the players still
+    in, the one with the most cards (face-down stack and won pile)."""
+    return lead_of({p: state.total(p) for p in state.alive()})
+
+
 GAME = GameDef(
     slug="deck-management", title="War with Deck Management", options=OPTIONS, rule_ids=RULES,
     event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
@@ -872,4 +879,5 @@ GAME = GameDef(
     determinize=determinize,
     describe=describe,
     marks=trick_marks,
+    lead=lead,
 )

@@ -68,6 +68,7 @@ from .core import (
     SetupError,
     State,
     Zone,
+    lead_of,
 )
 from .decks import Deck, read_rows
 from .words import count, joined, players_in, result_line, size
@@ -674,6 +675,12 @@ __all__ = ["GAME", "HappyFamiliesState", "WhomToAsk", "CardToAsk", "SHIPPED", "d
            "families"]
 
 
+def lead(state: HappyFamiliesState) -> str | None:
+    """Who is ahead (``GameDef.lead``, for the lab's decisiveness): the most families laid
+    down, what decides the game."""
+    return lead_of(state.families_laid())
+
+
 GAME = GameDef(
     slug="happy-families", title="Happy Families", cards="own", options=OPTIONS,
     rule_ids=RULES, event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game,
@@ -682,4 +689,5 @@ GAME = GameDef(
     option_sets=[{}, {"players": 3}, {"players": 5}, {"players": 6}, {"max_asks": 100}],
     round_key="asks", round_word="ask", cap_rules=frozenset({"ask-cap"}),
     determinize=determinize, describe=describe, marks=marks, attempt=attempt,
+    lead=lead,
 )

@@ -52,6 +52,7 @@ from .core import (
     Zone,
     cards_str,
     full_deck,
+    lead_of,
 )
 
 PLAYERS = ("p1", "p2")
@@ -506,14 +507,17 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
 
 
 def fast_random_game(options: dict[str, Any], rng: random.Random, trace: list | None = None,
-                     ) -> tuple[int, int, str | None, bool]:
+                     ) -> tuple[int, int, str | None, bool, int, int, int, int]:
     """A whole game between two random bots, played on numbers instead of states: the
     lab's fast path. It draws from ``rng`` exactly what the reference loop draws (the
     shuffle of the 13 diamonds, then Player 1's and Player 2's card each round, each
     ``rng.choice`` over the hand lowest first), so a seed gives the same game card for
     card; tests/lab/test_lab.py proves it on thousands of seeded games. Returns (steps,
-    rounds, winner or None, capped); with ``trace`` a list, appends (p1's card, p2's card,
-    p1's score, p2's score) after each round."""
+    rounds, winner or None, capped) and the design metrics' counts as the lab's loop reads
+    them (``GameDef.fast_random``): each round is one decision of two choices, as many as
+    the cards in each hand, and the lead (:func:`lead`, more points) is read after the deal,
+    after the shuffle and after each round but the last; with ``trace`` a list, appends
+    (p1's card, p2's card, p1's score, p2's score) after each round."""
     del options
     prizes = list(range(1, DIAMONDS + 1))  # the diamonds A..K as their points
     rng.shuffle(prizes)
@@ -521,7 +525,10 @@ def fast_random_game(options: dict[str, Any], rng: random.Random, trace: list | 
     h2 = list(range(1, DIAMONDS + 1))
     choice = rng.choice
     s1 = s2 = pot = 0
-    for d in prizes:
+    choices = 0
+    leader, since = None, 0   # no points after the deal, nor after the shuffle (step 1)
+    for r, d in enumerate(prizes, start=2):   # round r - 1 is step r
+        choices += len(h1) + len(h2)
         pot += d
         c1 = choice(h1)
         c2 = choice(h2)
@@ -535,8 +542,14 @@ def fast_random_game(options: dict[str, Any], rng: random.Random, trace: list | 
             pot = 0
         if trace is not None:
             trace.append((c1, c2, s1, s2))
+        if r <= DIAMONDS:   # the lead after every step but the last
+            now = "p1" if s1 > s2 else "p2" if s2 > s1 else None
+            if now != leader:
+                leader, since = now, r
     winner = "p1" if s1 > s2 else "p2" if s2 > s1 else None
-    return 1 + DIAMONDS, DIAMONDS, winner, False
+    steps = 1 + DIAMONDS
+    led = -1 if winner is None else (since if leader == winner else steps)
+    return steps, DIAMONDS, winner, False, choices, 2 * DIAMONDS, 0, led
 
 
 def determinize(state: State, player: str, rng: random.Random) -> UltimateState:
@@ -627,6 +640,12 @@ def marks(events, table) -> dict[str, str]:
     return winner_reveal(events, shown_kinds=("play",))
 
 
+def lead(state: UltimateState) -> str | None:
+    """Who is ahead (``GameDef.lead``, for the lab's decisiveness): more diamond points
+    won, what decides the game."""
+    return lead_of({p: state.score(p) for p in PLAYERS})
+
+
 GAME = GameDef(
     slug="ultimate", title="Ultimate Game of All Skill", options=OPTIONS, rule_ids=RULES,
     event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup,
@@ -634,6 +653,7 @@ GAME = GameDef(
     supply=lambda options: Counter(full_deck(("C", "S", "D"))),  # the hearts stay in the box
     round_key="round", round_word="round", determinize=determinize,
     fast_random=fast_random_game,
+    lead=lead,
     art={"points-reference": points_reference_art},
     describe=describe,
     marks=marks,

@@ -246,14 +246,17 @@ def new_game(options: dict[str, Any], rng: random.Random) -> WarState:
 
 
 def fast_random_game(options: dict[str, Any], rng: random.Random, trace: list | None = None,
-                     ) -> tuple[int, int, str | None, bool]:
+                     ) -> tuple[int, int, str | None, bool, int, int, int, int]:
     """A whole game between random bots, played on rank numbers instead of states: the
     lab's fast path. It draws from ``rng`` exactly what the reference loop draws (the
     deal's shuffle, then each trick both players' one-way choice of "turn", which still
     draws from the generator), and follows :meth:`WarState._apply` trick for trick;
     tests/lab/test_lab.py proves it equal to the engine on thousands of seeded games. Returns
-    (steps, tricks, winner or None, capped); with ``trace`` a list, appends (p1's deck,
-    p2's deck) as rank numbers, top first, after each trick."""
+    (steps, tricks, winner or None, capped) and the design metrics' counts as the lab's
+    loop reads them (``GameDef.fast_random``): every trick is one decision of two one-way
+    choices, and the lead (:func:`lead`, more cards) is read after the deal and after each
+    trick but the last; with ``trace`` a list, appends (p1's deck, p2's deck) as rank
+    numbers, top first, after each trick."""
     rank = ACE_HIGH if options["aces"] == "high" else ACE_LOW
     deck = [rank[c.rank] for c in full_deck()]
     rng.shuffle(deck)
@@ -263,6 +266,12 @@ def fast_random_game(options: dict[str, Any], rng: random.Random, trace: list | 
     cap = options["max_tricks"]
     choice, turn = rng.choice, ("turn",)
     tricks = 0
+    leader, since = None, 0   # 26 cards each after the deal: nobody leads
+
+    def end(winner: str | None, capped: bool):
+        led = -1 if winner is None else (since if leader == winner else tricks)
+        return tricks, tricks, winner, capped, 2 * tricks, 2 * tricks, 0, led
+
     while True:
         choice(turn)
         choice(turn)
@@ -273,8 +282,7 @@ def fast_random_game(options: dict[str, Any], rng: random.Random, trace: list | 
             if not d1 or not d2:
                 if trace is not None:
                     trace.append((list(d1), list(d2)))
-                winner = None if not d1 and not d2 else ("p2" if not d1 else "p1")
-                return tricks, tricks, winner, False
+                return end(None if not d1 and not d2 else ("p2" if not d1 else "p1"), False)
             n1, n2 = min(need, len(d1)), min(need, len(d2))
             p1.extend(d1[:n1])
             p2.extend(d2[:n2])
@@ -287,9 +295,12 @@ def fast_random_game(options: dict[str, Any], rng: random.Random, trace: list | 
         if trace is not None:
             trace.append((list(d1), list(d2)))
         if not d1 or not d2:
-            return tricks, tricks, "p1" if d1 else "p2", False
+            return end("p1" if d1 else "p2", False)
         if tricks >= cap:
-            return tricks, tricks, None, True
+            return end(None, True)
+        now = "p1" if len(d1) > len(d2) else "p2" if len(d2) > len(d1) else None
+        if now != leader:
+            leader, since = now, tricks
 
 
 def from_setup(options: dict[str, Any], setup: dict[str, Any]) -> WarState:
@@ -343,6 +354,12 @@ def describe(view: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, s
 
 
 
+def lead(state: WarState) -> str | None:
+    """Who is ahead (``GameDef.lead``, for the lab's decisiveness): more cards in deck."""
+    a, b = len(state.decks["p1"]), len(state.decks["p2"])
+    return "p1" if a > b else "p2" if b > a else None
+
+
 GAME = GameDef(
     slug="war", title="War", options=OPTIONS, rule_ids=RULES, event_kinds=EVENT_KINDS,
     view_keys=VIEW_KEYS, new_game=new_game, from_setup=from_setup, heuristic=heuristic,
@@ -352,6 +369,7 @@ GAME = GameDef(
     rules_for=rules_for,
     round_key="tricks", round_word="trick", cap_rules=frozenset({"trick-cap"}),
     fast_random=fast_random_game,
+    lead=lead,
     describe=describe,
     marks=trick_marks,
 )

@@ -15,6 +15,10 @@ wins move no stone; a stone that cannot be taken is not taken. Every card of the
 leaves the game. Three stones win at once. At the start of a battle a player who cannot
 draw loses; if neither can, more stones wins and equal stones is a draw.
 
+Options (house variants, not the designer's; the defaults are the game as written):
+``stones`` (3, 4 or 5 start in the middle; holding them all wins) and ``clean_sweep``
+(``extra``: winning every pair takes a second stone; ``none``: it takes only the one).
+
 Steps: a battle is one joint ``draw`` step (both choose a number) followed, when one line
 is longer, by one step per extra card for the outflanking player (a position number, or
 ``stop``). The battle is settled in the step that ends it.
@@ -41,6 +45,7 @@ from .core import (
     GameDef,
     IntRange,
     OneOf,
+    Option,
     Result,
     SetupError,
     State,
@@ -48,13 +53,22 @@ from .core import (
     cards_str,
     full_deck,
 )
+from .words import NUMBERS
 
 PLAYERS = ("p1", "p2")
+#: the stones in play as the designer wrote the game (the ``stones`` option's default)
 STONES = 3
 #: ranks for comparing cards: K high, A low (A=1 ... K=13); suits never matter
 RANK = ACE_LOW
 
-OPTIONS: dict = {}
+#: house variants, not in the designer's text (the rules' "Options" say so); the defaults
+#: are the game as written
+OPTIONS = {
+    "stones": Option("stones", STONES, "How many stones start in the middle; a player must "
+                     "hold them all to win.", choices=(3, 4, 5)),
+    "clean_sweep": Option("clean_sweep", "extra", "What winning every pair earns: an extra "
+                          "stone (extra) or nothing more (none).", choices=("extra", "none")),
+}
 
 RULES = frozenset({
     # main rules
@@ -64,6 +78,12 @@ RULES = frozenset({
     "c-ranks", "c-draw-count", "c-shorter-line", "c-outflank", "c-stones", "c-cards-leave",
     "c-game-end",
 })
+
+
+def rules_for(options: dict[str, Any]) -> frozenset[str]:
+    """The rules cited under ``options``: without the sweep's extra stone no battle cites
+    ``clean-sweep``."""
+    return RULES if options["clean_sweep"] == "extra" else RULES - {"clean-sweep"}
 
 EVENT_KINDS = {
     "counts": "both players reveal the numbers they chose in secret (data: p1, p2)",
@@ -301,7 +321,7 @@ class WtbState(State):
             self.winner = w
             self.sweep = t[w] == n
             ev.append(self._take_stone(w, "win"))
-            if self.sweep:
+            if self.sweep and self.options["clean_sweep"] == "extra":
                 ev.append(self._take_stone(w, "sweep"))
         # every card of the battle leaves the game
         gone: list[Card] = []
@@ -323,8 +343,9 @@ class WtbState(State):
                            else ", discarded extras included." if discarded else "."),
                         None, tuple(gone), {"count": len(gone)}))
         for p in PLAYERS:
-            if self.stones[p] >= STONES:
-                self._end(p, f"{{{p}}} holds all three stones", "three-stones", ev)
+            if self.stones[p] >= self.options["stones"]:
+                self._end(p, f"{{{p}}} holds all {NUMBERS[self.options['stones']]} stones",
+                          "three-stones", ev)
                 return ev
         self._check_start(ev)
         return ev
@@ -443,7 +464,7 @@ def new_game(options: dict[str, Any], rng: random.Random) -> WtbState:
         d = full_deck()
         rng.shuffle(d)
         decks[p] = d
-    return WtbState(options, decks, {"middle": STONES, "p1": 0, "p2": 0})
+    return WtbState(options, decks, {"middle": options["stones"], "p1": 0, "p2": 0})
 
 
 PILES = ("p1.deck", "p2.deck", "p1.out", "p2.out")
@@ -481,7 +502,8 @@ def from_setup(options: dict[str, Any], setup: dict[str, Any]) -> WtbState:
                     raise SetupError(f"{c} appears twice in {p}'s cards (each deck has one of "
                                      f"each card)", ("piles", name, i))
                 seen.add(c)
-    stones = {"middle": STONES, "p1": 0, "p2": 0}
+    total = options["stones"]
+    stones = {"middle": total, "p1": 0, "p2": 0}
     if "stones" in setup:
         raw = setup["stones"]
         if not isinstance(raw, dict):
@@ -493,28 +515,30 @@ def from_setup(options: dict[str, Any], setup: dict[str, Any]) -> WtbState:
                 raise SetupError(f"stones can lie in the middle or with p1 or p2, not '{k}'",
                                  ("stones", k))
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise SetupError(f"stones.{k} must be a whole number from 0 to 3, got {v!r}",
+                raise SetupError(f"stones.{k} must be a whole number from 0 to {total}, got {v!r}",
                                  ("stones", k))
             stones[k] = v
-        if sum(stones.values()) != STONES:
-            raise SetupError(f"there are exactly 3 stones; this setup places "
+        if sum(stones.values()) != total:
+            raise SetupError(f"there are exactly {total} stones; this setup places "
                              f"{sum(stones.values())}", ("stones",))
         for p in PLAYERS:
-            if stones[p] == STONES:
-                raise SetupError(f"{p} already holds all three stones: the game would be over",
+            if stones[p] == total:
+                raise SetupError(f"{p} already holds all {NUMBERS[total]} stones: the game "
+                                 f"would be over",
                                  ("stones", p))
     return WtbState(options, {p: got[f"{p}.deck"] for p in PLAYERS}, stones,
                     {p: got[f"{p}.out"] for p in PLAYERS})
 
 
 # --------------------------------------------------------------------------- bot
-def _battle_value(mine: int, theirs: int, pairs: int) -> float:
-    """Stones a battle's line is worth to me: +1 for more wins, +1 more for a clean sweep;
-    the same taken away when the opponent has more."""
+def _battle_value(mine: int, theirs: int, pairs: int, sweep: bool = True) -> float:
+    """Stones a battle's line is worth to me: +1 for more wins, +1 more for a clean sweep
+    (where ``sweep``: the ``clean_sweep`` option's extra stone); the same taken away when
+    the opponent has more."""
     if mine > theirs:
-        return 1.0 + (mine == pairs)
+        return 1.0 + (sweep and mine == pairs)
     if theirs > mine:
-        return -1.0 - (theirs == pairs)
+        return -1.0 - (sweep and theirs == pairs)
     return 0.0
 
 
@@ -551,7 +575,8 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
         n = st.pairs()
         t = st.tally()
         mine, theirs = t[player], t[q]
-        now = _battle_value(mine, theirs, n)
+        sweep = st.options["clean_sweep"] == "extra"
+        now = _battle_value(mine, theirs, n, sweep)
         best, best_pos = 0.0, None
         for i in range(n):
             cur = st.pos_winner(i)
@@ -561,7 +586,7 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
                 new = player if r > o else "tie" if r == o else q
                 m = mine - (cur == player) + (new == player)
                 th = theirs - (cur == q) + (new == q)
-                gain = _battle_value(m, th, n) - now + 0.01 * ((m - th) - (mine - theirs))
+                gain = _battle_value(m, th, n, sweep) - now + 0.01 * ((m - th) - (mine - theirs))
                 score += gain * k / total
             if score > best + 1e-9:
                 best, best_pos = score, i + 1
@@ -570,8 +595,8 @@ def heuristic(state: State, player: str, rng: random.Random) -> Any:
     d_me, d_op = len(st.decks[player]), len(st.decks[q])
     if d_me == 1:
         return 1
-    need = STONES - st.stones[player]
-    opp_need = STONES - st.stones[q]
+    need = st.options["stones"] - st.stones[player]
+    opp_need = st.options["stones"] - st.stones[q]
     my_share = d_me / (need + 1)
     opp_share = d_op / (opp_need + 1)
     target = round(max(my_share, opp_share + 1)) + rng.choice((-1, 0, 0, 1))
@@ -657,14 +682,23 @@ def marks(events, table) -> dict[str, str]:
     return won_in_place(events, table, "pair")
 
 
+def lead(state: State) -> str | None:
+    """Who is ahead (``GameDef.lead``, for the lab's decisiveness): more stones held."""
+    st: WtbState = state  # type: ignore[assignment]
+    a, b = st.stones["p1"], st.stones["p2"]
+    return "p1" if a > b else "p2" if b > a else None
+
+
 GAME = GameDef(
     slug="winning-the-battle", title="Winning the Battle, Losing the War", options=OPTIONS,
     rule_ids=RULES, event_kinds=EVENT_KINDS, view_keys=VIEW_KEYS, new_game=new_game,
-    from_setup=from_setup, heuristic=heuristic, max_steps=max_steps, option_sets=[{}],
+    from_setup=from_setup, heuristic=heuristic, max_steps=max_steps,
+    option_sets=[{}, {"stones": 5}, {"clean_sweep": "none"}], rules_for=rules_for,
     supply=lambda options: Counter(full_deck() * 2),  # a whole deck for each player
     supply_group=lambda pile: pile.split(".")[0] if pile.split(".")[0] in PLAYERS else "all",
     card_supply=lambda options, group, card: 1,
     round_key="battles", round_word="battle", determinize=determinize,
+    lead=lead,
     describe=describe,
     marks=marks,
 )

@@ -217,15 +217,30 @@ def _designers(fn: Callable) -> bool:
     return code is not None and faults.is_game_code(code.co_filename)
 
 
+def search_budget(name: str) -> int:
+    """The rollouts per candidate of a search bot named with its budget, ``search:N``
+    (``search`` alone: :data:`ROLLOUTS`); the skill trace plays these."""
+    if name == "search":
+        return ROLLOUTS
+    text = name.removeprefix("search:")
+    if not text.isdigit() or int(text) < 1:
+        raise LabError(f"unknown bot '{name}': a search bot's budget is a whole number of "
+                       f"rollouts, 1 or more (search:1, search:2, search:4 ...)")
+    return int(text)
+
+
 def make_bot(name: str, gamedef: GameDef) -> Callable:
+    """The bot of a name: one of :data:`LADDER`, or ``search:N``, the search bot with N
+    rollouts per candidate."""
     if name == "random":
         return random_bot
     if name == "heuristic":
         return seat_view(gamedef)
-    if name == "search":
+    if name == "search" or name.startswith("search:"):
+        rollouts = ROLLOUTS if name == "search" else search_budget(name)
         if gamedef.determinizer() is None:
             raise LabError(f"the {gamedef.slug} engine has no search bot: it does not say "
                            f"which cards a player cannot see (Zone.seen_by with "
                            f"State.piles(), or GameDef.determinize)")
-        return search_bot(gamedef)
+        return search_bot(gamedef, rollouts)
     raise LabError(f"unknown bot '{name}' (the ladder: {', '.join(LADDER)})")

@@ -332,14 +332,16 @@ def check_note(game: Game, out: Path | str | None = None) -> str | None:
 
 
 # --------------------------------------------------------------------------- measuring
-def measure(game: Game, workers: int | None = None, k: str | None = None) -> dict:
+def measure(game: Game, workers: int | None = None, k: str | None = None,
+            executor=None) -> dict:
     """Play the game's figures now (``simulate.book_report``, capped by
     ``WARBOOK_LAB_GAMES``) and return them as a figures file's data, under the key ``k``
     (the game's files as they were when it was loaded; computed now if not given).
     Raises :class:`FiguresError` (or the engine's located fault) when the lab cannot play
-    the game."""
+    the game. ``executor``: where the games are played (:mod:`.executor`, such as a Dask
+    cluster); None, the local pool of ``workers``."""
     try:
-        return _measure(game, workers, k)
+        return _measure(game, workers, k, executor)
     except faults.EngineFault:  # a fault of the game's own code, said at its line
         raise
     except Exception as e:  # noqa: BLE001 - a designer's engine that cannot be simulated
@@ -350,7 +352,7 @@ def measure(game: Game, workers: int | None = None, k: str | None = None) -> dic
                            f"engine: {type(e).__name__}: {e}") from None
 
 
-def _measure(game: Game, workers: int | None, k: str | None) -> dict:
+def _measure(game: Game, workers: int | None, k: str | None, executor=None) -> dict:
     from . import simulate
 
     k = k or key(game)  # before playing: an edit during the games makes them stale
@@ -362,7 +364,9 @@ def _measure(game: Game, workers: int | None, k: str | None) -> dict:
         takes_cap = "cap" in inspect.signature(play).parameters
     except (TypeError, ValueError):
         takes_cap = False
-    report = play(game, workers=workers, cap=capped) if takes_cap else play(game, workers=workers)
+    there = {"executor": executor} if executor is not None else {}
+    report = (play(game, workers=workers, cap=capped, **there) if takes_cap
+              else play(game, workers=workers, **there))
     return record_of(game, report, k, capped)
 
 
@@ -469,13 +473,23 @@ class BookFigures:
 
 
 def book_figures(report, *, out: Path | str | None = None, quick: bool = False,
-                 workers: int | None = None) -> BookFigures:
+                 workers: int | None = None, cluster: str | None = None) -> BookFigures:
     """The figures stage: every game of the check's ``report`` (the website shows every
     game even when one game is built), read where they are kept (the content folder, the
     cache, the output ``out``: see :func:`lookup`) or played now and kept. With ``quick``
     nothing is played: a game without current figures shows its previous ones, marked
     stale (or none). Raises :class:`FiguresError` when a game's engine cannot be
-    simulated."""
+    simulated. ``cluster``: a Dask scheduler's address, connected to only when some figures
+    are to be played (a build whose figures are all current never reaches for it)."""
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        return _book_figures(report, out, quick, workers, cluster, stack)
+
+
+def _book_figures(report, out, quick: bool, workers: int | None, cluster: str | None,
+                  stack) -> BookFigures:
+    executor = None
     found: dict[str, dict | None] = {}
     stale: set[str] = set()
     pending: set[str] = set()
@@ -508,7 +522,10 @@ def book_figures(report, *, out: Path | str | None = None, quick: bool = False,
         if had is not None:
             log.info(f"{slug}: the figures in {had.path or 'memory'} are from an earlier "
                      f"version of the game; measuring them again")
-        record = measure(game, workers, k)
+        if cluster is not None and executor is None:
+            from .connect import connect
+            executor = stack.enter_context(connect(cluster, None))
+        record = measure(game, workers, k, executor)
         if place(game, record) is None:
             to_output[slug] = record
         found[slug] = record["figures"]

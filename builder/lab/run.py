@@ -52,8 +52,15 @@ class Lineup:
         return tuple(self.bots[(s - i) % n] for s in range(n))
 
 
-#: one game's record: steps, rounds, winner's seat (0-based; -1 for a draw), capped
-Record = tuple[int, int, int, bool]
+#: one game's record: steps, rounds, winner's seat (0-based; -1 for a draw), capped, then
+#: what the design metrics read (docs/balance.md, "Design metrics"): the legal choices
+#: summed over every listed decision (one per deciding player at a decision node;
+#: ``Choice.size``), the listed decisions, the decisions whose choice is too large to
+#: list (``size()`` None, as ``enumerate()``: sampled choices, such as a set of cards), and
+#: the step from which the eventual winner led for good (``GameDef.lead``; -1: not
+#: measured, a draw, or a game without a lead measure). A game played on the engine's
+#: ``fast_random`` path has these from it, or 0, 0, 0, -1 where it gives only four values
+Record = tuple[int, int, int, bool, int, int, int, int]
 
 
 class Plays(Protocol):
@@ -63,17 +70,36 @@ class Plays(Protocol):
     def play(self, jobs: list[Job], tasks: list[Task]) -> list[list[Record]]: ...
 
 
+#: one game's outcome: steps, rounds, winner's seat (0-based; -1 for a draw), capped
+Outcome = tuple[int, int, int, bool]
+
+
 def play_one(gamedef: GameDef, options: dict[str, Any], seed: str,
-             bots: Sequence[Callable]) -> Record:
-    """Play one game; a fault of the game's own code (an exception in its engine, a bot's
-    illegal decision, the step bound passed) is raised located, with the game's seed and
-    step (:mod:`builder.faults`)."""
+             bots: Sequence[Callable]) -> Outcome:
+    """Play one game and return its outcome (the first four fields of its
+    :data:`Record`), the same game :func:`play_measured` plays."""
+    steps, rounds, winner, capped = play_measured(gamedef, options, seed, bots)[:4]
+    return steps, rounds, winner, capped
+
+
+def play_measured(gamedef: GameDef, options: dict[str, Any], seed: str,
+                  bots: Sequence[Callable]) -> Record:
+    """Play one game and return its :data:`Record`: the outcome and what the design
+    metrics read (the decisions' choices, the step from which the winner led for good).
+    A fault of the game's own code (an exception in its engine, a bot's illegal decision,
+    the step bound passed) is raised located, with the game's seed and step
+    (:mod:`builder.faults`)."""
     rng = random.Random(seed)
     steps = 0
     try:
+        lead = gamedef.lead
         if gamedef.fast_random is not None and all(b is random_bot for b in bots):
-            steps, rounds, w, capped = gamedef.fast_random(options, rng)
-            return steps, rounds, (int(w[1:]) - 1 if w is not None else -1), capped
+            # the same game on numbers (fast_random draws what the loop draws); the design
+            # metrics' counts where it gives them (War's and Ultimate's do), else none
+            fast = gamedef.fast_random(options, rng)
+            steps, rounds, w, capped = fast[:4]
+            extra = tuple(fast[4:8]) if len(fast) >= 8 else (0, 0, 0, -1)
+            return (steps, rounds, (int(w[1:]) - 1 if w is not None else -1), capped) + extra
         state = gamedef.new_game(options, rng)
         state.recording = False
         players = state.players
@@ -83,6 +109,9 @@ def play_one(gamedef: GameDef, options: dict[str, Any], seed: str,
         drawn = all(bot is random_bot for bot in bots)
         bound = gamedef.max_steps(options)
         decisions = 0
+        listed = choices = unlisted = 0   # the branching factor's counts
+        # who leads before each step, and the step since which they have led
+        leader, since = (lead(state), 0) if lead is not None else (None, 0)
         while state.result is None:
             node = state.node()
             if node is None:
@@ -91,6 +120,13 @@ def play_one(gamedef: GameDef, options: dict[str, Any], seed: str,
             if node.kind == "chance":
                 state.apply_chance(node.choice.sample(rng))
             else:
+                for choice in node.choices.values():
+                    size = choice.size()
+                    if size is None:
+                        unlisted += 1
+                    else:
+                        listed += 1
+                        choices += size
                 if drawn:
                     chosen = {p: choice.sample(rng) for p, choice in node.choices.items()}
                 else:
@@ -106,10 +142,17 @@ def play_one(gamedef: GameDef, options: dict[str, Any], seed: str,
                 raise faults.blame(gamedef.max_steps, f"the game passed its bound of {bound:,} "
                                    f"steps (max_steps) without a result",
                                    _doing(gamedef, seed, steps - 1))
+            if lead is not None and state.result is None:
+                now = lead(state)
+                if now != leader:
+                    leader, since = now, steps
         rounds = state.view()[gamedef.round_key] if gamedef.round_key else decisions
         w = state.result.winner
+        # the winner led for good from ``since`` if it led before the last step, else only
+        # the last step put it ahead (the end itself is not a lead: it is the result)
+        led = -1 if lead is None or w is None else (since if leader == w else steps)
         return (steps, int(rounds), players.index(w) if w is not None else -1,
-                state.result.rule in gamedef.cap_rules)
+                state.result.rule in gamedef.cap_rules, choices, listed, unlisted, led)
     except Exception as e:
         if not isinstance(e, WarbookError):
             for note in _doing(gamedef, seed, steps):
@@ -185,7 +228,7 @@ def play_chunk(gamedef: GameDef, options: dict[str, Any], seed: int, lineup: Lin
                 if key not in cache:
                     cache[key] = make_bot(name, gamedef)
                 bots.append(cache[key])
-        out.append(play_one(gamedef, options, f"{seed}:{lineup.label}:{i}", bots))
+        out.append(play_measured(gamedef, options, f"{seed}:{lineup.label}:{i}", bots))
     return out
 
 
@@ -204,12 +247,18 @@ def play_many(jobs: list[tuple[GameDef, dict[str, Any], int, Lineup, int]],
                        workers, executor=executor)
 
 
+def searches(bots: Sequence[str]) -> bool:
+    """Whether a line-up has a search bot (``search``, or one of a budget: ``search:4``),
+    whose games are slow and played in small chunks."""
+    return any(b == "search" or b.startswith("search:") for b in bots)
+
+
 def tasks_of(ranges: list[tuple[Job, int, int]]) -> list[Task]:
     """The chunks of the ranges, whoever plays them: :data:`CHUNK` games a task
     (:data:`SEARCH_CHUNK` with the search bot), from each range's start."""
     tasks = []
     for j, (job, first, stop) in enumerate(ranges):
-        size = SEARCH_CHUNK if "search" in job[3].bots else CHUNK
+        size = SEARCH_CHUNK if searches(job[3].bots) else CHUNK
         for start in range(first, stop, size):
             tasks.append((j, start, min(start + size, stop)))
     return tasks

@@ -27,7 +27,7 @@ from ..engine.core import GameDef
 from ..model import Game
 from . import stats
 from .bots import LADDER, LabError, ladder
-from .run import CHUNK, SEARCH_CHUNK, Lineup, play_many, play_ranges
+from .run import CHUNK, SEARCH_CHUNK, Lineup, play_many, play_ranges, searches
 
 if TYPE_CHECKING:
     from .executor import Executor
@@ -138,6 +138,7 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
     if executor is not None:
         executor = executor.for_game(game)
     search_games = min(games, SEARCH_GAMES) if search_games is None else search_games
+    lead = gamedef.lead is not None
     jobs, keys, caps = [], [], []
     for vi, v in enumerate(variants):
         n = v["players"]
@@ -163,8 +164,8 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
         vi, what, a, b = keys[j]
         n = variants[vi]["players"]
         if what == "seat":
-            return seat_figures(a, recs, n, confidence)
-        return skill_figures(a, b, recs, n, confidence)
+            return seat_figures(a, recs, n, confidence, lead)
+        return skill_figures(a, b, recs, n, confidence, lead)
 
     if precision is None:
         records = play_many([job + (c,) for job, c in zip(jobs, caps)], workers,
@@ -189,13 +190,59 @@ def simulate(game: Game, games: int = 2000, bots: list[str] | None = None, seed:
         "seed": seed, "games": games, "search_games": search_games,
         "option_games": option_games if option_games is not None else games,
         "confidence": confidence, "round_word": gamedef.round_word,
-        "variants": out_variants,
+        "lead": lead, "variants": out_variants,
     }
     if precision is not None:
         report["precision"] = precision
     if game.balance is not None and game.balance.seconds_per_round:
         report["seconds_per_round"] = game.balance.seconds_per_round
     return report
+
+
+#: the search bots' budgets (rollouts per candidate) of the skill trace, each played
+#: against the one before it
+TRACE_BUDGETS = (1, 2, 4, 8)
+
+
+def skill_trace(game: Game, budgets: tuple[int, ...] | list[int] = TRACE_BUDGETS,
+                games: int = SEARCH_GAMES, seed: int = 0, workers: int | None = None,
+                confidence: float = 0.95, executor: Executor | None = None) -> dict:
+    """The skill trace of the game as printed: the search bot of each budget (``search:N``,
+    N rollouts per candidate) against copies of the one of the budget before it, seats
+    taken in turn, ``games`` games each (a skill line-up's figures, :func:`skill_figures`).
+    A trace that climbs while the budget doubles says that thinking harder keeps paying;
+    one that falls to the fair share says the game's skill is used up. Expensive (search
+    bots on every seat), so ``warbook simulate --skill-trace`` asks for it. ``why``: why
+    nothing was played (a game without decisions, or without a search bot)."""
+    gamedef: GameDef = game.gamedef
+    if gamedef is None:
+        raise LabError(f"{game.slug}: its engine could not be loaded")
+    budgets = sorted(set(budgets))
+    if len(budgets) < 2 or budgets[0] < 1:
+        raise LabError("a skill trace needs two budgets or more, each of 1 rollout or more")
+    options = gamedef.resolve(game.option_defaults())
+    n = _players(gamedef, options)
+    out: dict[str, Any] = {"budgets": budgets, "games": games, "players": n, "steps": []}
+    available = ladder(gamedef, options)
+    if "search" not in available:
+        out["why"] = ("no player ever has a choice" if len(available) == 1 else
+                      "the engine has no search bot (it does not say which cards a player "
+                      "cannot see)")
+        return out
+    if executor is not None:
+        executor = executor.for_game(game)
+    jobs = []
+    for weak, strong in zip(budgets, budgets[1:]):
+        a, b = f"search:{strong}", f"search:{weak}"
+        jobs.append((gamedef, options, seed, Lineup(f"trace/{a}/{b}", (a,) + (b,) * (n - 1),
+                                                    rotate=True), games))
+    records = play_many(jobs, workers, executor=executor)
+    lead = gamedef.lead is not None
+    for job, recs in zip(jobs, records):
+        lineup = job[3]
+        out["steps"].append(skill_figures(lineup.bots[0], lineup.bots[1], recs, n,
+                                          confidence, lead))
+    return out
 
 
 #: a rounding allowance for comparing widths (the rates are rounded to 6 places)
@@ -252,7 +299,7 @@ def play_until(jobs: list[tuple], caps: list[int], figures_of: Callable[[int, li
     ``executor``'s workers)."""
     on = {"executor": executor} if executor is not None else {}
     records: list[list] = [[] for _ in jobs]
-    steps = [SEARCH_CHUNK if "search" in job[3].bots else CHUNK for job in jobs]
+    steps = [SEARCH_CHUNK if searches(job[3].bots) else CHUNK for job in jobs]
     target = [min(cap, SEARCH_FIRST if step == SEARCH_CHUNK else FIRST)
               for cap, step in zip(caps, steps)]
     open_ = [j for j in range(len(jobs)) if caps[j] > 0]
@@ -282,7 +329,10 @@ def _wanted(pairs: str | set[tuple[str, str]], strong: str, weak: str,
     return (strong, weak) in pairs or (weak, strong) in pairs
 
 
-def seat_figures(bot: str, recs: list, n: int, confidence: float) -> dict:
+def seat_figures(bot: str, recs: list, n: int, confidence: float,
+                 lead: bool = False) -> dict:
+    """A seat line-up's figures, with its design metrics (:func:`design_metrics`); ``lead``:
+    whether the engine has a lead measure (``GameDef.lead``)."""
     games = len(recs)
     return {
         "bot": bot, "games": games,
@@ -292,10 +342,12 @@ def seat_figures(bot: str, recs: list, n: int, confidence: float) -> dict:
         "cap": stats.rate(sum(1 for r in recs if r[3]), games, confidence),
         "steps": stats.distribution([r[0] for r in recs], confidence),
         "rounds": stats.distribution([r[1] for r in recs], confidence),
+        **design_metrics(recs, confidence, lead),
     }
 
 
-def skill_figures(strong: str, weak: str, recs: list, n: int, confidence: float) -> dict:
+def skill_figures(strong: str, weak: str, recs: list, n: int, confidence: float,
+                  lead: bool = False) -> dict:
     """``strong`` sat in seat ``i mod n`` in game ``i`` (see :class:`Lineup`)."""
     games = len(recs)
     wins = sum(1 for i, r in enumerate(recs) if r[2] == i % n)
@@ -305,7 +357,47 @@ def skill_figures(strong: str, weak: str, recs: list, n: int, confidence: float)
             "draws": stats.rate(draws, games, confidence),
             # the share of the games someone won: where many games are drawn, a bot can win
             # fewer than half of all games and still win twice as often as it loses
-            "decided": stats.rate(wins, games - draws, confidence)}
+            "decided": stats.rate(wins, games - draws, confidence),
+            **design_metrics(recs, confidence, lead)}
+
+
+def design_metrics(recs: list, confidence: float = 0.95, lead: bool = False) -> dict:
+    """The Ludii-style design metrics of a line-up's games (docs/balance.md, "Design
+    metrics"), each with its interval; seat balance, drawishness and duration are the
+    figures' ``wins``, ``draws``, ``steps`` and ``rounds``.
+
+    * ``completion``: the share of games that ended before the cap (Wilson).
+    * ``branching``: each game's mean number of legal choices per listed decision (one
+      decision per deciding player at a decision node, a forced one counting 1; the
+      number is the choice's ``size()``, what its ``enumerate()`` lists), then their mean
+      over the games with a normal interval; ``decisions``: the listed decisions of all
+      games; ``unlisted``: those whose choice is too large to list (sampled choices, such
+      as a set of cards to keep: 13 of 26 is ten million ways, which would swamp every
+      other decision), left out of the mean. No games (``"games": 0``): nothing counted,
+      as where the engine's ``fast_random`` played the games without counting them.
+    * ``decisiveness`` (None where the engine has no lead measure, ``GameDef.lead``): for
+      each game someone won, the share of its steps played before the winner led for good
+      (0: it led from the deal; 1: only the last step put it ahead); the mean, with a
+      normal interval, and the median, with a distribution-free one.
+
+    Records of four fields (steps, rounds, winner, capped) carry no metrics: their games
+    count for completion alone."""
+    games = len(recs)
+    full = [r for r in recs if len(r) >= 8]
+    per_game = [r[4] / r[5] for r in full if r[5]]
+    out: dict[str, Any] = {
+        "completion": stats.rate(sum(1 for r in recs if not r[3]), games, confidence),
+        "branching": {**stats.mean_interval(per_game, confidence),
+                      "decisions": sum(r[5] for r in full),
+                      "unlisted": sum(r[6] for r in full)},
+        "decisiveness": None,
+    }
+    if lead:
+        shares = [round(r[7] / r[0], 6) for r in full if r[7] >= 0 and r[0] > 0]
+        out["decisiveness"] = {"games": len(shares),
+                               "mean": stats.mean_interval(shares, confidence, (0.0, 1.0)),
+                               "median": stats.median_interval(shares, confidence)}
+    return out
 
 
 def headline(report: dict, variant: int = 0) -> dict | None:

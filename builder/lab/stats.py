@@ -76,3 +76,34 @@ def distribution(values: list[int], confidence: float = 0.95) -> dict:
 
 def share_at_most(values: list[int], limit: int, confidence: float = 0.95) -> dict:
     return rate(sum(1 for x in values if x <= limit), len(values), confidence)
+
+
+def mean_interval(values: list[float], confidence: float = 0.95,
+                  bounds: tuple[float, float] | None = None) -> dict:
+    """The mean with its normal interval, mean -/+ z s / sqrt(n) (s: the sample's standard
+    deviation, n - 1 in its denominator): fair for a mean of many games whatever the
+    shape of one game's value (the central limit theorem); ``bounds``: the least and
+    most a value can be (a share: 0 and 1), which the interval does not pass. One value:
+    no spread to measure, so the interval is the value itself; none: ``{"games": 0}``."""
+    n = len(values)
+    if n == 0:
+        return {"games": 0}
+    m = math.fsum(values) / n
+    half = 0.0
+    if n > 1:
+        sd = math.sqrt(math.fsum((x - m) ** 2 for x in values) / (n - 1))
+        half = z_for(confidence) * sd / math.sqrt(n)
+    lo, hi = m - half, m + half
+    if bounds is not None:
+        lo, hi = max(lo, bounds[0]), min(hi, bounds[1])
+    return {"games": n, "value": round(m, 6), "low": round(lo, 6), "high": round(hi, 6)}
+
+
+def median_interval(values: list[float], confidence: float = 0.95) -> dict:
+    """The median (the value at rank ceil(n / 2)) with its distribution-free interval
+    (:func:`quantile_interval`); none: ``{"games": 0}``."""
+    v = sorted(values)
+    if not v:
+        return {"games": 0}
+    lo, hi = quantile_interval(v, 0.5, confidence)
+    return {"games": len(v), "value": quantile(v, 0.5), "low": lo, "high": hi}

@@ -35,6 +35,56 @@ def _stop(fig: dict) -> str:
     return "; precise" if fig["precise"] else f"; the cap, {fig['most']:,}, reached first"
 
 
+def _num(d: dict) -> str:
+    return f"{d['value']:.2f} [{d['low']:.2f}, {d['high']:.2f}]"
+
+
+def _share(d: dict) -> str:
+    return f"{pct(d['value'])} [{pct(d['low'])}, {pct(d['high'])}]"
+
+
+def metrics_lines(fig: dict, lead: bool) -> list[str]:
+    """The design metrics of a line-up (docs/balance.md, "Design metrics"), or none where
+    its figures have none (figures of an earlier version)."""
+    if "completion" not in fig:
+        return []
+    b = fig["branching"]
+    if b.get("games"):
+        branching = (f"branching {_num(b)} legal choices per decision (mean over games, "
+                     f"{b['decisions']:,} decisions")
+        branching += f"; {b['unlisted']:,} too large to list, left out)" \
+            if b["unlisted"] else ")"
+    elif b["unlisted"]:
+        branching = "branching: no decision could be listed (sampled choices only)"
+    else:
+        branching = "branching not measured (the engine's fast path does not count it)"
+    d = fig.get("decisiveness")
+    if not lead or d is None:
+        decisive = "decisiveness: no lead measure (the engine has no GameDef.lead)"
+    elif not d["games"]:
+        decisive = "decisiveness: no game was won"
+    else:
+        decisive = (f"decisiveness: the winner led for good after {_share(d['mean'])} of the "
+                    f"game's steps (mean; median {_share(d['median'])}; {d['games']:,} games "
+                    f"won)")
+    return [f"     completion {ci(fig['completion'])}; {branching}", f"     {decisive}"]
+
+
+def trace_lines(trace: dict) -> list[str]:
+    """The skill trace: each search budget against the one before it."""
+    lines = ["", f"== skill trace (the game as printed; search bots of budgets "
+             f"{', '.join(map(str, trace['budgets']))} rollouts, each against the one "
+             f"before it, {trace['games']:,} games each, seats alternated)"]
+    if trace.get("why"):
+        lines.append(f"   not played: {trace['why']}")
+    for k in trace["steps"]:
+        lines.append(f"   {k['bot']} against {k['against']} ({k['games']:,} games; fair share "
+                     f"{pct(k['fair'])}): wins {ci(k['wins'])}, draws {ci(k['draws'])}"
+                     + (f"; of the decided games {ci(k['decided'])}"
+                        if k["draws"]["count"] else ""))
+    return lines
+
+
 def report_text(report: dict) -> str:
     rw = report["round_word"]
     conf = f"rates with {round(report['confidence'] * 100)} % Wilson intervals [low, high]"
@@ -59,12 +109,16 @@ def report_text(report: dict) -> str:
             seats = ", ".join(f"P{i + 1} {ci(w)}" for i, w in enumerate(s["wins"]))
             lines.append(f"     wins by seat: {seats}")
             lines.append(f"     draws {ci(s['draws'])}; cap hit {ci(s['cap'])}")
+            lines.extend(metrics_lines(s, report.get("lead", False)))
         for k in v["skill"]:
             lines.append(f"   {k['bot']} against {k['against']} ({k['games']:,} games{_stop(k)}, "
                          f"seats alternated; fair share {pct(k['fair'])}): wins {ci(k['wins'])}, "
                          f"draws {ci(k['draws'])}"
                          + (f"; of the decided games {ci(k['decided'])}"
                             if k["draws"]["count"] and "decided" in k else ""))
+            lines.extend(metrics_lines(k, report.get("lead", False)))
+    if report.get("skill_trace"):
+        lines.extend(trace_lines(report["skill_trace"]))
     if report.get("seconds_per_round"):
         from .simulate import playing_time
         t = playing_time(report)
@@ -258,6 +312,23 @@ def draws_sentence(seat: dict) -> str:
     if clause.startswith("all were"):
         return f"All {seat['games']:,} games were drawn{clause[len('all were drawn'):]}."
     return f"Of {seat['games']:,} games, {clause}."
+
+
+def decisive_sentence(seat: dict, round_word: str) -> str:
+    """How early a game is decided, for the books (decisiveness, in the players' words):
+    "The player who goes on to win takes the lead for good, on average, 55 % (52–58 %)
+    of the way through the game: games are decided about halfway." "" where it was not
+    measured."""
+    d = seat.get("decisiveness")
+    if not d or not d.get("games") or "value" not in d["mean"]:
+        return ""
+    m = d["mean"]
+    verdict = ("early" if m["high"] < 1 / 3 else "late" if m["low"] > 2 / 3
+               else "about halfway" if m["low"] <= 0.5 <= m["high"] else
+               "in the first half" if m["high"] < 0.5 else "in the second half")
+    r = {"rate": m["value"], "low": m["low"], "high": m["high"], "count": d["games"]}
+    return (f"The player who goes on to win takes the lead for good, on average, {share(r)} "
+            f"of the way through the game: games are decided {verdict}.")
 
 
 def option_words(name: str, value, label: str | None) -> str:

@@ -235,6 +235,9 @@ def numbers_view(figures: dict | None, slug: str, accent: str,
     draws = t.draws_sentence(seat)
     if draws:
         nv.notes.append(draws)
+    decided = t.decisive_sentence(seat, rw)
+    if decided:
+        nv.notes.append(decided)
     labels = options or {}
     for ov in figures["variants"][1:]:
         s = next((x for x in ov["seats"] if x["bot"] == seat["bot"]), None) or \

@@ -153,7 +153,8 @@ def wtb_hidden(st, player, known) -> tuple:
 
 
 def test_winning_the_battle_determinize():
-    check_positions(winning_the_battle.GAME, {}, [f"wtb{i}" for i in range(6)],
+    game = winning_the_battle.GAME
+    check_positions(game, game.resolve({}), [f"wtb{i}" for i in range(6)],
                     lambda: Revealed(("line", "cover"), per_player=True),
                     wtb_visible, wtb_hidden, wtb_supply, wtb_full)
 
@@ -163,7 +164,7 @@ def test_winning_the_battle_deals_the_unseen_discards_too():
     game = winning_the_battle.GAME
     for seed in range(40):
         known = Revealed(("line", "cover"), per_player=True)
-        for state, p in decisions(game, {}, f"stop{seed}", known.observe):
+        for state, p in decisions(game, game.resolve({}), f"stop{seed}", known.observe):
             unseen = [(q, c) for q in ("p1", "p2") for c in state.unseen_out[q]]
             if not unseen:
                 continue

@@ -553,3 +553,43 @@ def test_wtb_outflank_covers_to_tie_when_a_tie_ends_the_sweep():
     one stone, not two), +1.01. The bot covers position 1 rather than stop."""
     s = outflank("2C 3C 5D", "5S 9S 4S", 3, 2)
     assert GAME.heuristic(s, "p1", random.Random(0)) == 1
+
+
+# -- the house variants (options ``stones`` and ``clean_sweep``)
+def variant(p1, p2, placed=None, **options):
+    s = {"piles": {"p1.deck": p1.split(), "p2.deck": p2.split()}}
+    if placed is not None:
+        s["stones"] = placed
+    return GAME.from_setup(GAME.resolve(options), s)
+
+
+def test_five_stones_start_in_the_middle_and_all_five_win():
+    assert GAME.new_game(GAME.resolve({"stones": 5}), random.Random(1)).view()["middle.stones"] == 5
+    # p1 holds 3 of 5: under the written rules that would already have won
+    s = variant("KC QC 4C", "3D 2D 5D", {"middle": 2, "p1": 3, "p2": 0}, stones=5)
+    ev = s.apply({"p1": 1, "p2": 1})  # K v 3: a sweep of one pair, two stones from the middle
+    assert [e.rule for e in ev if e.kind == "stone"] == ["take-stone", "clean-sweep"]
+    assert s.result.winner == "p1" and "all five stones" in ev[-1].text
+
+
+def test_four_stones_three_are_not_enough():
+    s = variant("KC QC 4C 7C", "3D 2D 5D 6D", {"middle": 3, "p1": 1, "p2": 0}, stones=4)
+    s.apply({"p1": 1, "p2": 1})  # K v 3, sweep: p1 has 3 of 4
+    assert s.view()["p1.stones"] == 3 and s.result is None
+
+
+def test_without_the_sweep_bonus_a_sweep_takes_one_stone():
+    s = variant("KC QC 4C", "3D 2D 5D", clean_sweep="none")
+    ev = s.apply({"p1": 2, "p2": 2})  # K v 3, Q v 2: every pair won
+    assert [(e.player, e.rule) for e in ev if e.kind == "stone"] == [("p1", "take-stone")]
+    v = s.view()
+    assert v["battle.sweep"] is True   # it was a sweep; it just earns nothing more
+    assert (v["middle.stones"], v["p1.stones"]) == (2, 1)
+    assert "clean-sweep" not in GAME.rules_for(GAME.resolve({"clean_sweep": "none"}))
+
+
+def test_a_setup_counts_the_stones_of_its_variant():
+    with pytest.raises(SetupError, match="exactly 5 stones; this setup places 3"):
+        variant("KC", "3D", {"middle": 1, "p1": 1, "p2": 1}, stones=5)
+    with pytest.raises(SetupError, match="already holds all four stones"):
+        variant("KC", "3D", {"middle": 0, "p1": 4, "p2": 0}, stones=4)

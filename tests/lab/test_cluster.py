@@ -206,6 +206,17 @@ def test_the_same_bytes_as_the_local_pool(cluster: Cluster, tmp_path: Path):
 
 
 @pytest.mark.slow
+def test_a_sweep_on_the_cluster_is_the_same_ranking(cluster: Cluster, tmp_path: Path):
+    """``warbook sweep --cluster``: the same JSON as the local pool's, for a seed."""
+    args = ("sweep", "winning-the-battle", "--vary", "stones=3,5", "--vary",
+            "clean_sweep=extra,none", "--games", "200", "--seed", "3", "--json",
+            "--content", str(ROOT / "content"))
+    local = ok(warbook(*args, "--workers", "2", cwd=tmp_path)[0])
+    assert ok(warbook(*args, "--cluster", cluster.address, cwd=tmp_path)[0]) == local
+    assert len(json.loads(local)["settings"]) == 4
+
+
+@pytest.mark.slow
 def test_a_designers_engine_outside_the_repository_is_played_on_the_workers(
         cluster: Cluster, my_game: Path):
     """The game is in no package the workers have: its folder travels with the work (the
@@ -456,3 +467,40 @@ def test_a_fault_in_a_shipped_engine_is_said_in_the_designers_file(tmp_path: Pat
     assert str(error) == (f"content/high-five/engine.py:{line}: error: KeyError: "
                           f"'no-such-key' in _apply() (playing high-five, game "
                           f"'0:0/seat/random:0', step 1)")
+
+
+@pytest.mark.slow
+def test_build_measures_stale_figures_on_the_cluster(cluster: Cluster, my_game: Path,
+                                                     tmp_path: Path, monkeypatch):
+    """``warbook build --cluster``: the figures a build measures are played on the
+    cluster, and are the ones this machine measures; a build with nothing to measure never
+    reaches for the cluster, and one that must and cannot stops with the output whole."""
+    out = tmp_path / "out"
+    cache = tmp_path / "figures-cache"   # where the tests keep measured figures
+    cap = {"WARBOOK_LAB_GAMES": "200", "WARBOOK_CACHE": str(cache)}
+    proc = warbook("build", "--content", str(my_game), "--out", str(out),
+                   "--cluster", cluster.address, cwd=tmp_path, env=cap, timeout=900)[0]
+    ok(proc)
+    assert "games played on 2 workers" in proc.stderr, proc.stderr
+    (kept,) = cache.glob("my-game-*.json")
+    made = json.loads(kept.read_text())
+    monkeypatch.setenv("WARBOOK_LAB_GAMES", "200")
+    from builder.content import load_content
+    from builder.lab import figures
+
+    content, _ = load_content(my_game)
+    here = figures.measure(content.game("my-game"), workers=1)
+    assert made["figures"] == here["figures"] and made["key"] == here["key"]
+
+    dead = f"tcp://127.0.0.1:{free_port()}"
+    ok(warbook("build", "--content", str(my_game), "--out", str(out), "--cluster", dead,
+               cwd=tmp_path, env=cap, timeout=600)[0])   # all current: no cluster needed
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    edit(my_game / "my-game" / "engine.py", "def new_game(options: dict[str, Any], "
+         "rng: random.Random) -> GameState:\n", "def new_game(options: dict[str, Any], "
+         "rng: random.Random) -> GameState:  # edited: the figures are stale\n")
+    proc = warbook("build", "--content", str(my_game), "--out", str(out), "--cluster", dead,
+                   cwd=tmp_path, env=cap, timeout=600)[0]
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert dead in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
