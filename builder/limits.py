@@ -28,6 +28,10 @@ MAX_RULES = 300
 MAX_RULES_CHARS = 200_000
 #: terms in one glossary (shipped: at most 12)
 MAX_TERMS = 300
+#: entries in one game's list of changes to its rules (shipped: at most 1)
+MAX_CHANGES = 200
+#: characters of one change's text
+MAX_CHANGE_CHARS = 1_000
 #: characters of one glossary's terms and definitions (shipped: at most 1,327)
 MAX_GLOSSARY_CHARS = 60_000
 #: characters of one example's words: intro, outro and every step's comment (shipped: at

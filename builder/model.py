@@ -52,6 +52,16 @@ class Term:
 
 
 @dataclass
+class Change:
+    """One entry of a game's list of changes to its rules (``changes:`` in game.yaml): an
+    erratum or a revision, dated, naming the rule it changed."""
+    date: str  # ISO, YYYY-MM-DD
+    rule: str  # the rule id
+    text: str  # Markdown, one paragraph
+    where: Located
+
+
+@dataclass
 class OptionInfo:
     name: str
     default: Any
@@ -173,6 +183,8 @@ class Game:
     #: the game's own decks (``builder.content.decks.DeckSpec``: the engine's deck, the
     #: card size, face and back), in game.yaml's order; [] for the French 52
     decks: list[Any] = field(default_factory=list)
+    #: the changes to the rules (``changes:`` in game.yaml), newest first
+    changes: list[Change] = field(default_factory=list)
 
     def rule_index(self) -> dict[str, Rule]:
         return {r.id: r for top in self.rules for r in top.walk()}
@@ -231,6 +243,10 @@ class Book:
     logo: str | None = None  # an SVG or PNG file inside the content folder (absolute path)
     #: the content's own typefaces: the shipped face's file name -> a font file's path
     fonts: dict[str, str] = field(default_factory=dict)
+    #: the rules' version (``book.version``, such as "1.2") and date (ISO), printed on the
+    #: covers and the website; "" when the content states none
+    version: str = ""
+    date: str = ""
 
 
 @dataclass(frozen=True)

@@ -854,7 +854,8 @@ _SITE_PAGE = frozenset({"games", "nav", "current", "page_title", "page", "previe
 PRODUCTS: dict[str, Product] = {
     "site": Product(
         globals=frozenset({"version", "page_name", "short_title", "describe", "pdf",
-                           "extra_pdfs", "site_title", "brand_mark", "site_url", "base_href"}),
+                           "extra_pdfs", "site_title", "brand_mark", "site_url", "base_href",
+                           "rules_version"}),
         filters=frozenset({"span", "words", "widest"}),
         templates={
             "site/index.html.j2": _SITE_PAGE | {"intro", "words"},

@@ -352,13 +352,15 @@ class BookRun:
     def __init__(self, report: Report, settings: Settings, figures: "BookFigures | None",
                  pdf_dir: Path):
         from ..render.book.pdf import BookRenderer
+        from ..render.present import rules_line
 
         self.report = report
         self.pdf_dir = pdf_dir
         self.renderer = BookRenderer(settings, templates=overrides_of(report.content.root),
                                      accent=report.content.book.accent,
                                      logo=report.content.book.logo, figures=figures,
-                                     content_root=report.content.root)
+                                     content_root=report.content.root,
+                                     rules=rules_line(report.content.book))
         self.order: list = []
         self.child: Forked | None = None
         self.front = None

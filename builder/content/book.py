@@ -13,9 +13,25 @@ from .base import Reader
 from .fonts import FontReader
 from .svg import unsafe_svg
 
-BOOK_KEYS = {"title", "subtitle", "credits", "accent", "paper", "logo", "fonts"}
+BOOK_KEYS = {"title", "subtitle", "credits", "accent", "paper", "logo", "fonts", "version",
+             "date"}
 LOGO_TYPES = (".svg", ".png")
 LOGO_MAX_BYTES = 2 * 1024 * 1024
+
+
+#: the longest rules version (printed on every cover and page foot)
+MAX_VERSION = 40
+
+
+def version_text(value) -> str:
+    """``book.version``: one short line; a whole number is taken as written, a decimal is
+    refused (YAML reads 1.10 as the number 1.1)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        raise ValueError("must be text: put it in quotes, such as version: \"1.2\" (unquoted, "
+                         "YAML reads a number, and 1.10 becomes 1.1)")
+    return fields.line(MAX_VERSION, "on every cover and page foot")(value)
 
 
 class BookReader(Reader):
@@ -29,7 +45,7 @@ class BookReader(Reader):
             return Book()
         if not isinstance(data, LocDict):
             self.diags.error(idx.at("book"), "book must be a mapping (title, subtitle, credits, "
-                             "accent, paper, logo, fonts)")
+                             "accent, paper, logo, fonts, version, date)")
             return Book()
         self.unknown_keys(data, BOOK_KEYS, "index.yaml book")
         out = Book()
@@ -46,6 +62,10 @@ class BookReader(Reader):
             out.logo = self.logo_file(data)
         if "fonts" in data:
             out.fonts = FontReader(self.root, self.diags).read(data)
+        if "version" in data:
+            out.version = self.field(data, "version", version_text, "book.version") or ""
+        if "date" in data:
+            out.date = self.field(data, "date", fields.date, "book.date") or ""
         return out
 
     def logo_file(self, data: LocDict) -> str | None:

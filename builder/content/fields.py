@@ -54,6 +54,26 @@ def whole(lo: int, hi: int) -> Callable[[Any], int]:
     return check
 
 
+DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def date(value: Any) -> str:
+    """A day, written YYYY-MM-DD (as YAML reads it, a date; quoted, text), as ISO text."""
+    import datetime
+
+    if isinstance(value, datetime.datetime):
+        value = value.date()
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, str) and DATE_RE.match(value.strip()):
+        try:
+            return datetime.date.fromisoformat(value.strip()).isoformat()
+        except ValueError:
+            raise ValueError(f"must be a day of the calendar, got '{value.strip()}'") from None
+    raise ValueError(f"must be a date written YYYY-MM-DD, such as 2026-11-28, got "
+                     f"{describe(value)}")
+
+
 def one_of(*choices: str) -> Callable[[Any], str]:
     """One of a few names, with the closest as a suggestion."""
     def check(value: Any) -> str:

@@ -20,6 +20,7 @@ from ..yamlsrc import LocDict, LocList
 from . import fields
 from .balance import BalanceReader
 from .base import ID_RE, or_default
+from .changes import ChangesReader
 from .examples import ExampleReader
 from .glossary import GlossaryReader
 from .kit import KitReader
@@ -29,7 +30,7 @@ from .rules import RulesReader
 GAME_KEYS = {
     "slug", "title", "engine", "designer", "credit", "tagline", "summary", "players",
     "time", "components", "options", "compare", "quickref", "accent", "player_colours",
-    "cover_cards", "kit", "balance", "decks",
+    "cover_cards", "kit", "balance", "decks", "changes",
 }
 #: a game's colour where game.yaml gives none: a neutral warm grey
 DEFAULT_ACCENT = "#5b554e"
@@ -160,6 +161,7 @@ class GameReader(ProseReader):
                 self.diags.error(Located(self.show(folder / "rules.md"), 1),
                                  f"the engine cites rule '{rid}', which rules.md does not define")
 
+        changes = ChangesReader(self.root, self.diags).read(data, index)
         kit_reader = KitReader(self.root, self.diags, set(index), {o.name for o in options},
                                list(names),
                                (lambda name: name in gamedef.art) if gamedef is not None else None,
@@ -197,7 +199,7 @@ class GameReader(ProseReader):
             accent=accent, player_colours=player_colours, cover_cards=cover_cards, kit=kit,
             balance=BalanceReader(self.root, self.diags).read(data),
             compare={k: str(compare.get(k, "")) for k in COMPARE_KEYS},
-            quickref=[str(q) for q in quickref], rules=rules, glossary=glossary,
+            quickref=[str(q) for q in quickref], rules=rules, glossary=glossary, changes=changes,
             examples=examples, dir=str(folder), where=where, decks=decks,
         )
 

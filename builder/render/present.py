@@ -272,6 +272,9 @@ class GameView:
     hidden: bool = False
     #: the cards on the rulebook's cover, as references (``render/faces.py``)
     cover_cards: list[str] = field(default_factory=list)
+    #: the changes to the rules, newest first: date (as printed), iso, href, label (the
+    #: rule's number and title), text (Markup)
+    changes: list[dict[str, Any]] = field(default_factory=list)
 
 
 #: a French card's height in widths, as the diagrams draw it (10 by 14 mm)
@@ -359,6 +362,10 @@ class Presenter:
         view.hidden = any(z is not None and z.hidden for e in view.examples
                           for d in [e.setup, *(s.diagram for s in e.steps)]
                           for row in d.rows for z in row)
+        for c in g.changes:
+            view.changes.append({"date": day_text(c.date), "iso": c.date,
+                                 "href": self.links.href(slug, c.rule),
+                                 "label": index[c.rule].label, "text": md.inline(c.text)})
         for t in g.glossary:
             view.glossary.append(TermView(
                 term=smart(t.term), anchor=self.links.anchor(slug, t.anchor), definition=md.block(t.definition),
@@ -620,6 +627,27 @@ def _fmt(v: Any) -> str:
     if isinstance(v, (list, tuple)):
         return " ".join(_fmt(x) for x in v)
     return str(v)
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+
+
+def day_text(iso: str) -> str:
+    """2026-11-28 as printed: "28 November 2026"."""
+    year, month, day = (int(x) for x in iso.split("-"))
+    return f"{day} {MONTHS[month - 1]} {year}"
+
+
+def rules_line(book) -> str:
+    """The rules' version and date as the covers and the website print them ("Rules
+    version 1.2, 28 November 2026"); "" when the content states neither."""
+    version, date = getattr(book, "version", ""), getattr(book, "date", "")
+    if version and date:
+        return f"Rules version {version}, {day_text(date)}"
+    if version:
+        return f"Rules version {version}"
+    return f"Rules of {day_text(date)}" if date else ""
 
 
 def players_text(counts: tuple[int, ...]) -> str:

@@ -48,7 +48,7 @@ HTML_HINT = "; write Markdown, or escape the '<' as '\\<'"
 LINK_RULE = "is not allowed: links may go to http, https, mailto addresses or within the site"
 PICTURE = ("pictures are not allowed in content text (a picture's address would be fetched "
            "by the build and by readers' browsers)")
-GAME_KEYS = ("accent, balance, compare, components, cover_cards, credit, decks, designer, engine, kit, "
+GAME_KEYS = ("accent, balance, changes, compare, components, cover_cards, credit, decks, designer, engine, kit, "
              "options, player_colours, players, quickref, slug, summary, tagline, time, title")
 
 
@@ -95,9 +95,34 @@ def _cases():
             + HTML_HINT])
     yield ("book-not-a-mapping", {"index.yaml": "book: x\n" + INDEX}, INDEX_FILE,
            [f"{INDEX_FILE}:1:7: error: book must be a mapping (title, subtitle, credits, accent, paper, "
-            "logo, fonts)"])
+            "logo, fonts, version, date)"])
     yield ("book-title-not-text", {"index.yaml": "book:\n  title: ''\n" + INDEX}, INDEX_FILE,
            [f"{INDEX_FILE}:2:10: error: book.title must be some text, got ''"])
+    yield ("book-version-a-decimal", {"index.yaml": "book:\n  version: 1.10\n" + INDEX},
+           INDEX_FILE, [f"{INDEX_FILE}:2:12: error: book.version must be text: put it in quotes, "
+                        "such as version: \"1.2\" (unquoted, YAML reads a number, and 1.10 "
+                        "becomes 1.1)"])
+    yield ("book-date-format", {"index.yaml": "book:\n  date: 28/11/2026\n" + INDEX},
+           INDEX_FILE, [f"{INDEX_FILE}:2:9: error: book.date must be a date written YYYY-MM-DD, "
+                        "such as 2026-11-28, got '28/11/2026'"])
+    yield ("book-date-calendar", {"index.yaml": "book:\n  date: 2026-02-30\n" + INDEX},
+           INDEX_FILE, [f"{INDEX_FILE}:2:9: error: book.date must be a day of the calendar, "
+                        "got '2026-02-30'"])
+    yield ("changes-not-a-list", {"high-five/game.yaml": GAME + "changes: x\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:10: error: changes must be a list of entries, each {{date: "
+            "YYYY-MM-DD, rule: RULE-ID, text: ...}"])
+    yield ("change-not-a-mapping", {"high-five/game.yaml": GAME + "changes: [x]\n"}, GAME_FILE,
+           [f"{GAME_FILE}:7:11: error: a change is a mapping: {{date: YYYY-MM-DD, rule: "
+            "RULE-ID, text: what changed}"])
+    line = "  - {date: 2026-11-28, rule: tei, text: x}"
+    yield ("change-unknown-rule", {"high-five/game.yaml": GAME + "changes:\n" + line + "\n"},
+           GAME_FILE, [f"{GAME_FILE}:8:{col(line, 'tei')}: error: change: unknown rule id 'tei'; "
+                       "did you mean 'tie'? (a change names the rule it changed, by its id in "
+                       "rules.md)"])
+    line = "  - {date: 2026-11-28, rule: tie, text: " + "x" * 1001 + "}"
+    yield ("change-text-too-long", {"high-five/game.yaml": GAME + "changes:\n" + line + "\n"},
+           GAME_FILE, [f"{GAME_FILE}:8:{col(line, 'xxx')}: error: change: text must be at most "
+                       "1,000 characters, got 1,001"])
     yield ("book-paper", {"index.yaml": "book:\n  paper: lettre\n" + INDEX}, INDEX_FILE,
            [f"{INDEX_FILE}:2:10: error: book.paper must be one of a4, letter, got 'lettre'; "
             "did you mean 'letter'?"])

@@ -47,7 +47,7 @@ def test_defaults_when_the_content_says_nothing(tmp_path: Path):
 @pytest.mark.parametrize("index, expected", [
     ("book:\n  titel: X\ngames: [peace]\n",
      "index.yaml:2:3: error: index.yaml book: unknown key 'titel' (allowed: accent, credits, "
-     "fonts, logo, paper, subtitle, title); did you mean 'title'?"),
+     "date, fonts, logo, paper, subtitle, title, version); did you mean 'title'?"),
     ("book:\n  paper: a5\ngames: [peace]\n",
      "index.yaml:2:10: error: book.paper must be one of a4, letter, got 'a5'"),
     ("book:\n  accent: red\ngames: [peace]\n",
@@ -57,7 +57,7 @@ def test_defaults_when_the_content_says_nothing(tmp_path: Path):
      "index.yaml:2:10: error: book.title must be some text, got ''"),
     ("book: The Book\ngames: [peace]\n",
      "index.yaml:1:7: error: book must be a mapping (title, subtitle, credits, accent, paper, "
-     "logo, fonts)"),
+     "logo, fonts, version, date)"),
     ("boook: {}\ngames: [peace]\n",
      "index.yaml:1:1: error: index.yaml: unknown key 'boook' (allowed: book, games, intro, words); "
      "did you mean 'book'?"),

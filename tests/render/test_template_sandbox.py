@@ -437,13 +437,13 @@ CHECKS = {
                    "renderer does not pass this template that name; did you mean 'games'?"
                    "\n    site/index.html.j2 is given: current, description, games, intro, nav, page, "
                    "page_title, preview, words; and the helpers base_href, brand_mark, describe, "
-                   "extra_pdfs, page_name, pdf, short_title, site_title, site_url, version"]),
+                   "extra_pdfs, page_name, pdf, rules_version, short_title, site_title, site_url, version"]),
     "a name of another page": ({"site/index.html.j2": "\n{{ g.title }}"},
                                ["templates/site/index.html.j2:2:1: error: 'g' is undefined: "
                                 "the renderer does not pass this template that name"
                    "\n    site/index.html.j2 is given: current, description, games, intro, nav, page, "
                    "page_title, preview, words; and the helpers base_href, brand_mark, describe, "
-                   "extra_pdfs, page_name, pdf, short_title, site_title, site_url, version"]),
+                   "extra_pdfs, page_name, pdf, rules_version, short_title, site_title, site_url, version"]),
     # a block the template it extends does not have: Jinja drops it without a word
     "a block nobody shows": ({"site/index.html.j2": "{% extends 'site/_base.html.j2' %}\n"
                               "{% block body %}{{ games | length }}{% endblock %}\n"

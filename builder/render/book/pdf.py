@@ -491,12 +491,14 @@ class BookRenderer:
 
     def __init__(self, settings: Settings, *, templates: Path | None = None,
                  accent: str | None = None, logo: str | None = None, figures=None,
-                 content_root: Path | None = None):
+                 content_root: Path | None = None, rules: str = ""):
         from . import columns
 
         columns.install()  # balanced columns in about ten layouts, not hundreds
         self.paper = settings.paper
         self.figures = figures
+        #: the rules' version and date as printed ("Rules version 1.2, 28 November 2026")
+        self.rules = rules
         self.env = environment(templates, extensions=["jinja2.ext.do"])
         self.env.globals["example_height"] = helper(example_height)
         self.env.globals["comment_below"] = helper(comment_below)
@@ -547,7 +549,7 @@ class BookRenderer:
             "text_width": self.paper.text_width, "text_height": self.paper.text_height,
             "max_cols": 14, "compendium": False,
             "heading": "", "intro": "", "cover_cards": [], "tagline": "", "credits": "", "logo": "",
-            "compare_note": "",
+            "compare_note": "", "rules": self.rules,
         }
         book.update(kw)
         return book

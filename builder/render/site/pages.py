@@ -45,7 +45,7 @@ from ..errors import RenderError
 from ..faces import Faces
 from ..fonts import find as find_font
 from ..markup import XREF, Markdown, plain
-from ..present import GameView, Links, Presenter
+from ..present import GameView, Links, Presenter, rules_line
 from ..templating import environment, helper, overrides_of, template_file
 from . import pictures, webfonts
 
@@ -67,7 +67,7 @@ PAGE_IDS = frozenset({
     "main", "site-header", "games-nav", "search-q", "search-results", "search-status",
     "search-list", "theme-toggle", "menu-toggle", "toc", "toc-jump", "to-top", "downloads",
     "options-table",
-    "worked-examples", "glossary", "quick-reference",
+    "worked-examples", "glossary", "quick-reference", "changes",
 })
 
 #: a colour the stylesheet may be given as it is (a game's accent, for its charts' series)
@@ -410,7 +410,8 @@ class SiteRenderer:
         logo = report.content.book.logo
         mark = "assets/logo" + Path(logo).suffix.lower() if logo else "assets/mark.svg"
         self.env.globals.update(pdf=pdfs.href_function(), extra_pdfs=pdfs.extras(), site_title=title,
-                                brand_mark=mark, site_url=site_url, base_href="")
+                                brand_mark=mark, site_url=site_url, base_href="",
+                                rules_version=rules_line(report.content.book))
         intro = Markdown(lambda rid: None).block(report.content.intro)
         pages = {
             "index.html": self.env.get_template("site/index.html.j2").render(
