@@ -111,7 +111,8 @@ def play_measured(gamedef: GameDef, options: dict[str, Any], seed: str,
         decisions = 0
         listed = choices = unlisted = 0   # the branching factor's counts
         # who leads before each step, and the step since which they have led
-        leader, since = (lead(state), 0) if lead is not None else (None, 0)
+        leader, since = (_lead(lead, state, players, gamedef, seed, 0), 0) \
+            if lead is not None else (None, 0)
         while state.result is None:
             node = state.node()
             if node is None:
@@ -143,7 +144,7 @@ def play_measured(gamedef: GameDef, options: dict[str, Any], seed: str,
                                    f"steps (max_steps) without a result",
                                    _doing(gamedef, seed, steps - 1))
             if lead is not None and state.result is None:
-                now = lead(state)
+                now = _lead(lead, state, players, gamedef, seed, steps)
                 if now != leader:
                     leader, since = now, steps
         rounds = state.view()[gamedef.round_key] if gamedef.round_key else decisions
@@ -158,6 +159,17 @@ def play_measured(gamedef: GameDef, options: dict[str, Any], seed: str,
             for note in _doing(gamedef, seed, steps):
                 e.add_note(note)
         raise
+
+
+def _lead(lead: Callable, state, players, gamedef: GameDef, seed: str, step: int):
+    """``GameDef.lead`` read, and held to its contract: a player of the game or None (a
+    wrong answer would pass silently as "never led", every game decided at its end)."""
+    now = lead(state)
+    if now is not None and now not in players:
+        raise faults.blame(lead, f"lead() returned {now!r}, which is not a player of the "
+                           f"game ({', '.join(players)}) or None (nobody ahead)",
+                           _doing(gamedef, seed, step))
+    return now
 
 
 def _doing(gamedef: GameDef, seed: str, step: int) -> tuple[str, ...]:

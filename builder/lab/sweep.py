@@ -9,9 +9,9 @@ large to play whole), the same bot in every seat, and ranks the settings:
    intervals: the edge's low end is the least distance from fair any seat's interval
    allows, its high end the most). Settings whose edge interval overlaps the fairest
    one's cannot be told apart from it by these games: they share its **tier** (1) and
-   are ordered among themselves by what the games can tell apart:
-2. the **draw rate**: those whose draw interval overlaps the fewest draws' first;
-3. then the **median length** in rounds, shorter first (then the edge).
+   are ordered among themselves
+2. by the **draw rate**, fewer first,
+3. then by the **median length** in rounds, shorter first (then the edge).
 
 The settings outside tier 1 follow, by edge, draws and length.
 Each setting's games are seeded by the master seed and the setting itself (not its place
@@ -222,9 +222,8 @@ def sweep(game: Game, vary: dict[str, list[Any]], games: int = GAMES,
 def rank(rows: list[dict]) -> list[int]:
     """The settings' order (indices of ``rows``), each row given its ``tier``: 1 where its
     edge interval overlaps the fairest setting's (these games cannot tell them apart on
-    balance), else 2. Tier 1 comes first, ordered by draws (those whose draw interval
-    overlaps the fewest draws' first), then by median length, shorter first, then by edge;
-    tier 2 after it by edge, draws and length."""
+    balance), else 2. Tier 1 comes first, ordered by draw rate, then median length
+    (shorter first), then edge; tier 2 after it by edge, draws and length."""
     def median(i: int) -> float:
         return rows[i]["rounds"].get("median", {}).get("value", 0)
 
@@ -232,11 +231,9 @@ def rank(rows: list[dict]) -> list[int]:
     top = rows[fairest]["edge"]["high"]
     tier1 = [i for i in range(len(rows)) if rows[i]["edge"]["low"] <= top]
     rest = [i for i in range(len(rows)) if i not in tier1]
-    fewest = min(tier1, key=lambda i: (rows[i]["draws"]["rate"], i))
-    few = rows[fewest]["draws"]["high"]
     for i in range(len(rows)):
         rows[i]["tier"] = 1 if i in tier1 else 2
-    return (sorted(tier1, key=lambda i: (rows[i]["draws"]["low"] > few, median(i),
+    return (sorted(tier1, key=lambda i: (rows[i]["draws"]["rate"], median(i),
                                          rows[i]["edge"]["value"], i))
             + sorted(rest, key=lambda i: (rows[i]["edge"]["value"], rows[i]["draws"]["rate"],
                                           median(i), i)))

@@ -6,6 +6,7 @@ scripted (the scores do not depend on the decisions) or on hand-made records."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -330,3 +331,17 @@ def test_no_lead_measure_no_sentence():
 
     assert decisive_sentence({"decisiveness": None}, "round") == ""
     assert decisive_sentence({"decisiveness": {"games": 0, "mean": {"games": 0}}}, "round") == ""
+
+
+def test_a_lead_that_names_no_player_is_a_fault_at_its_line():
+    """A designer's ``lead`` answering a name ('north') instead of a player id would read
+    as "never led" and every game as decided at its end; it is said at its line instead."""
+    from builder.errors import WarbookError
+
+    g = toy(lead=True)
+    wrong = dataclasses.replace(g, lead=lambda state: "north")
+    with pytest.raises(WarbookError) as e:
+        play_measured(wrong, wrong.resolve({}), "s", [random_bot, random_bot])
+    said = str(e.value)
+    assert "lead() returned 'north', which is not a player of the game (p1, p2) or None" \
+        in said

@@ -71,9 +71,10 @@ def test_the_order_fairest_tier_by_draws_then_length_then_the_rest():
         row(0.12, 0.08, 0.17, 0.00, 0.00, 0.01, 10),  # 3: clearly less fair (0.08 > 0.07)
         row(0.09, 0.075, 0.15, 0.00, 0.00, 0.01, 10),  # 4: also outside, a little fairer
     ]
-    # the fairest's edge reaches 0.07: rows 0-2 are its tier; of them, 1 has the fewest
-    # draws (at most 0.02), and 2's interval (from 0.00) overlaps it: 2 and 1 by length,
-    # then 0; after them 4 (edge 0.09) and 3 (0.12)
+    # the fairest's edge reaches 0.07: rows 0-2 are its tier, ordered by draws (1: none,
+    # 2: 1 %, 0: 20 %); after them, by edge, 4 (0.09) and 3 (0.12)
+    assert rank(rows) == [1, 2, 0, 4, 3]
+    rows[2]["draws"]["rate"] = 0.0   # draws equal: the shorter game first
     assert rank(rows) == [2, 1, 0, 4, 3]
     assert [r["tier"] for r in rows] == [1, 1, 1, 2, 2]
 
