@@ -72,6 +72,8 @@ def expected_bookmarks(game) -> list[str]:
     names += [norm(f"Example {i} {e.title}") for i, e in enumerate(game.examples, 1)]
     names += ["By the numbers"]  # the balance lab's figures (every shipped game has them)
     names += ["Glossary", norm(f"Quick reference: {game.title}")]
+    if game.changes:   # game.yaml's changes: [...] (Winning the Battle's)
+        names.append("Changes to the rules")
     return names
 
 
