@@ -31,6 +31,7 @@ import math
 import random
 from typing import Any
 
+from ..charts import clean
 from ..diagnostics import suggest
 from ..engine.core import GameDef
 from ..model import Game
@@ -294,10 +295,8 @@ def to_json(report: dict) -> str:
 
 def chart_svg(report: dict) -> str:
     """The seat edge of each setting with its interval, fairest first, as an SVG drawn by
-    pygal (as the books' charts are): no script, no remote reference, the same bytes for
-    the same report."""
-    import re
-
+    pygal and cleaned as the books' charts are (:mod:`builder.charts`): no script, no
+    remote reference, the same bytes for the same report."""
     import pygal
     from pygal import Config
     from pygal.style import Style
@@ -328,10 +327,7 @@ def chart_svg(report: dict) -> str:
         {"value": round(100 * r["edge"]["value"], 2),
          "ci": {"low": round(100 * r["edge"]["low"], 2), "high": round(100 * r["edge"]["high"], 2)}}
         for r in reversed(rows)])
-    svg = chart.render(is_unicode=True)
-    svg = re.sub(r"<script\b.*?</script>", "", svg, flags=re.S)
-    svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)
-    return re.sub(r"chart-[0-9a-f]{8}-[0-9a-f-]+", "chart-sweep", svg)  # pygal's random id
+    return clean(chart.render(is_unicode=True), "chart-sweep")
 
 
 def suggestion(report: dict) -> str:

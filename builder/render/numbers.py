@@ -5,9 +5,9 @@ The charts are drawn by **pygal** (a small, pure-Python SVG charting library, ke
 Kozea, the makers of WeasyPrint): SVG with its words kept as ``<text>``, set in the book's
 sans-serif face (Cabin) through the chart's own style sheet, so they are searchable and
 sharp in print and on screen. pygal writes a configuration script and comments into every
-chart for its interactive tooltips; :func:`_clean` takes them out (no script reaches a
-PDF or the site) and replaces pygal's random chart id with a fixed one, so a build writes
-the same bytes every time.
+chart for its interactive tooltips; :func:`builder.charts.clean` takes them out (no
+script reaches a PDF or the site) and replaces pygal's random chart id with a fixed one,
+so a build writes the same bytes every time.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..charts import clean as clean_chart
 from .markup import Markup
 
 FONT = "Cabin, 'Helvetica Neue', Arial, sans-serif"
@@ -40,19 +41,6 @@ class NumbersView:
     #: printed under a boxed mark while they are measured again
     stale: bool = False
     stale_note: str = ""
-
-
-_ID = re.compile(r"chart-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-
-
-def _clean(svg: str, chart_id: str) -> str:
-    svg = re.sub(r"<script\b.*?</script>", "", svg, flags=re.S)
-    svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)
-    svg = _ID.sub(chart_id, svg)
-    svg = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", chart_id, svg)
-    if "<script" in svg or "javascript:" in svg:  # never: checked, not assumed
-        raise ValueError("a chart still holds a script")
-    return svg
 
 
 def _titled(svg: str, words: str) -> str:
@@ -126,7 +114,7 @@ def length_chart(seat: dict, round_word: str, accent: str, chart_id: str) -> str
                           show_minor_x_labels=True, truncate_label=-1))
     c.x_labels = labels
     c.add("games", [round(100 * n / total, 1) for n in counts])
-    return _clean(c.render(is_unicode=True), chart_id)
+    return clean_chart(c.render(is_unicode=True), chart_id)
 
 
 def rate_chart(rows: list[tuple[str, dict]], fair: float, accent: str, chart_id: str,
@@ -141,7 +129,7 @@ def rate_chart(rows: list[tuple[str, dict]], fair: float, accent: str, chart_id:
                     "ci": {"low": round(100 * r["low"], 1), "high": round(100 * r["high"], 1)}}
                    for _, r in rows])
     svg = c.render(is_unicode=True)
-    return _clean(svg, chart_id)
+    return clean_chart(svg, chart_id)
 
 
 #: the boxed mark over figures measured on an earlier version of the game
