@@ -327,3 +327,63 @@ def test_suit_signs_read_in_both_themes(browser, site, game_pages, system, press
         assert counted["red"] > 20 and counted["black"] > 20, counted
     finally:
         ctx.close()
+
+
+# --------------------------------------------------------------------------- diagrams
+#: in the page: every piece of every table diagram that must stand clear of the others
+#: (a zone's label, its count and its note, as the words themselves take up room; each
+#: card, empty place, stone and stone count), and every pair of them that meets. The cards
+#: of one zone may overlap (a fan, a stack); nothing else may, by more than half a pixel.
+DIAGRAM_CLASHES_JS = """() => {
+  const words = e => { const r = document.createRange(); r.selectNodeContents(e);
+                       return r.getBoundingClientRect(); };
+  const out = {diagrams: 0, pieces: 0, clashes: []};
+  document.querySelectorAll('.table-diagram').forEach((d, n) => {
+    if (!d.getClientRects().length) return;
+    out.diagrams += 1;
+    const items = [];
+    d.querySelectorAll('.zone').forEach(z => {
+      if (getComputedStyle(z).visibility === 'hidden') return;
+      const id = z.dataset.zone || '?';
+      for (const sel of ['.zone-label', '.zone-count', '.zone-note']) {
+        const e = z.querySelector(sel);
+        if (e && e.textContent.trim()) items.push([id, 'words', e.textContent.trim(), words(e)]);
+      }
+      z.querySelectorAll('.zone-cards img.card, .zone-none, .token, .token-count').forEach(e =>
+        items.push([id, 'piece', e.dataset.card || e.className, e.getBoundingClientRect()]));
+    });
+    out.pieces += items.length;
+    for (let i = 0; i < items.length; i++) for (let j = i + 1; j < items.length; j++) {
+      const [a, b] = [items[i], items[j]];
+      if (a[0] === b[0] && a[1] === 'piece' && b[1] === 'piece') continue;
+      const w = Math.min(a[3].right, b[3].right) - Math.max(a[3].left, b[3].left);
+      const h = Math.min(a[3].bottom, b[3].bottom) - Math.max(a[3].top, b[3].top);
+      if (w > .5 && h > .5) out.clashes.push(`diagram ${n + 1}: ${a[0]} ${a[1]} '${a[2]}' `
+                                            + `meets ${b[0]} ${b[1]} '${b[2]}'`);
+    }
+  });
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 1000, 1280])
+def test_no_diagram_s_words_meet_its_cards_or_each_other(browser, site, game_pages, width):
+    """Every step's table diagram on every game's page (without a script, so that every
+    step is laid out): no zone's words run into a card, a stone or other words. Winning the
+    Battle's stones zones once set their label, stones and count in one card-sized box, so
+    that "Stones in the middle" lay over the 8 cards of the deck above it and "3 stones" over
+    North's label, in all 22 steps."""
+    ctx = browser.new_context(viewport={**SIZES.get(width, DESKTOP), "width": width},
+                              java_script_enabled=False)
+    try:
+        diagrams = 0
+        for name in game_pages:
+            pg, _watch = open_page(ctx, site, name)
+            found = pg.evaluate(DIAGRAM_CLASHES_JS)
+            assert not found["clashes"], (name, width, found["clashes"][:6])
+            assert found["diagrams"] == 0 or found["pieces"] > 4 * found["diagrams"], (name, found)
+            diagrams += found["diagrams"]
+            pg.close()
+        assert diagrams > 100, diagrams
+    finally:
+        ctx.close()
