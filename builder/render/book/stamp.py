@@ -153,13 +153,13 @@ class _Font:
     def name(self) -> str:
         """The subset's PostScript name: a tag made from what it holds (the same glyphs,
         the same tag: a build writes the same bytes twice), "+", the face's name, and
-        "-Outlines", which tells the diagrams' words from WeasyPrint's own subsets of the
+        "-Diagram", which tells the diagrams' words from WeasyPrint's own subsets of the
         same face (the tests find the words by it)."""
         held = sorted(self.gids, key=self.gids.__getitem__)
         digest = hashlib.sha256("\0".join([self.face.file, *held]).encode()).digest()
         tag = "".join(chr(ord("A") + b % 26) for b in digest[:6])
         base = re.sub(r"[^A-Za-z0-9-]", "", self.face.postscript_name) or "Cabin"
-        return f"{tag}+{base}-Outlines"
+        return f"{tag}+{base}-Diagram"
 
     def build(self, pdf: pikepdf.Pdf) -> pikepdf.Object:
         f = self.face

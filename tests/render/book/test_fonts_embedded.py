@@ -144,7 +144,7 @@ def _diagram_text(path) -> list[str]:
     pieces: list[str] = []
 
     def visit(text, cm, tm, font, size):
-        if font is not None and str(font.get("/BaseFont", "")).endswith("-Outlines") \
+        if font is not None and str(font.get("/BaseFont", "")).endswith("-Diagram") \
                 and text.strip():
             pieces.append(text.strip())
 
@@ -164,7 +164,7 @@ def test_a_stamped_diagram_s_words_are_an_embedded_font_read_back_as_text(tmp_pa
     with pikepdf.open(out) as pdf:
         assert not [p for f in _fonts(pdf) for p in _problems(f)]
         faces = [_check_diagram_font(f) for f in _diagram_fonts(pdf)]
-    assert sorted(faces) == sorted({f"{r.style.face.postscript_name}-Outlines" for r in art.runs})
+    assert sorted(faces) == sorted({f"{r.style.face.postscript_name}-Diagram" for r in art.runs})
     assert sorted(_diagram_text(out)) == sorted(r.text for r in art.runs)
 
 
@@ -175,7 +175,7 @@ def test_a_truetype_face_is_embedded_as_a_truetype_cidfont(tmp_path):
     out = stamped(tmp_path, art)
     with pikepdf.open(out) as pdf:
         (font,) = _diagram_fonts(pdf)
-        assert _check_diagram_font(font, "DejaVu") == "DejaVuSans-Outlines"
+        assert _check_diagram_font(font, "DejaVu") == "DejaVuSans-Diagram"
         assert font.DescendantFonts[0].Subtype == pikepdf.Name.CIDFontType2
     assert _diagram_text(out) == ["North \u2660"]
 

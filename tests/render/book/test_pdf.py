@@ -164,15 +164,7 @@ def pdf_fonts(r: PdfReader) -> dict[str, bool]:
         res = resources.get_object()
         for _, f in (res.get("/Font") or {}).items():
             f = f.get_object()
-            if f.get("/Subtype") == "/Type3":
-                # the diagrams' words: glyphs drawn in the file itself, one procedure for
-                # every code its encoding names, named in its descriptor
-                procs = f["/CharProcs"].get_object()
-                names = [n for n in f["/Encoding"].get_object()["/Differences"]
-                         if isinstance(n, str)]
-                name = str(f["/FontDescriptor"].get_object()["/FontName"]).lstrip("/")
-                fonts[name] = bool(names) and all(n in procs for n in names)
-                continue
+            assert f.get("/Subtype") != "/Type3", f"a Type 3 font: {f.get('/Name')}"
             descs = []
             if "/DescendantFonts" in f:
                 descs = [d.get_object().get("/FontDescriptor") for d in f["/DescendantFonts"]]

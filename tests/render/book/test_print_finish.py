@@ -32,7 +32,7 @@ def rulebook_pages(built) -> dict[str, list[dict]]:
     """Each rulebook of the session's build read once with pdfplumber (reading a page's
     characters is the slow part, and the two tests below read the same pages): per page,
     its height, its text lines (text, bottom, the first character's font name and size)
-    and the characters of the diagrams' words (the '...-Outlines' Type 3 faces: the text
+    and the characters of the diagrams' words (the '...-Diagram' faces stamp.py embeds: the text
     and the printed size). Each book is closed once read."""
     import pdfplumber
 
@@ -45,7 +45,7 @@ def rulebook_pages(built) -> dict[str, list[dict]]:
                           line["chars"][0]["size"])
                          for line in page.extract_text_lines(strip=True)]
                 diagram = [(ch["text"], printed_size(ch)) for ch in page.chars
-                           if ch["fontname"].endswith("-Outlines")]
+                           if ch["fontname"].endswith("-Diagram")]
                 pages.append({"height": page.height, "lines": lines, "diagram": diagram})
         books[slug] = pages
     return books
@@ -75,7 +75,7 @@ def test_no_section_heading_ends_a_page(rulebook_pages):
 @pytest.mark.slow
 @pytest.mark.build
 def test_diagram_words_are_at_least_7_pt(rulebook_pages):
-    """Every word of every diagram (set by stamp.py in the '...-Outlines' Type 3 faces) in
+    """Every word of every diagram (set by stamp.py in the '...-Diagram' faces) in
     every rulebook is printed at 7 pt or more."""
     for slug in RULEBOOKS:
         seen = 0
