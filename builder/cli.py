@@ -269,6 +269,8 @@ def check_balance(report, args) -> int:
     from .lab.claims import check_balance as judge_game
     from .lab.connect import connect
 
+    if any(n is not None and n < 1 for n in (args.games, args.search_games, args.workers)):
+        raise CommandError("--games, --search-games and --workers must be at least 1")
     print_report(report)
     failed = tested = 0
     claimed = [g for g in (r.game for r in report.games)  # narrowed by --game
@@ -276,7 +278,8 @@ def check_balance(report, args) -> int:
     with connect(cluster_flag(args) if claimed else None, args.workers) as executor:
         for g in claimed:
             try:
-                verdicts, sim = judge_game(g, games=args.games, executor=executor)
+                verdicts, sim = judge_game(g, games=args.games, search_games=args.search_games,
+                                           executor=executor)
             except LabError as e:  # said with the game it is about
                 raise CommandError(f"{g.slug}: error: {e}", located=True) from None
             for v in verdicts:
@@ -563,6 +566,9 @@ def parser() -> argparse.ArgumentParser:
                         "simulated games")
     check.add_argument("--games", type=int, default=None, metavar="N",
                    help="with --balance: games per line-up (default: balance.games, else 2000)")
+    check.add_argument("--search-games", type=int, default=None, metavar="N",
+                   help="with --balance: games per line-up with the search bot in it "
+                        "(default: the smaller of --games and 200)")
     check.add_argument("--workers", type=int, default=None, metavar="N",
                    help="worker processes for simulation (default: every core)")
     check.add_argument("--cluster", default=None, metavar="ADDRESS",

@@ -180,7 +180,7 @@ def seat_view(gamedef: GameDef) -> Callable:
     place and put back after the decision; else on a copy, by the engine's
     ``determinize``. warbook's own engines, which declare no ``piles()``, are played as
     they are: their heuristics are held to their seats by the conformance kit's ``peek``
-    check (500 games an option set in the tests) and by hand-worked positions, and a copy
+    check (150 games an option set in the tests) and by hand-worked positions, and a copy
     a decision would cost their books' figures 1.7 times the processor time for the same
     games (bench/seat_view.py, bench/lab.py). A game that says nothing of who sees what
     gets its heuristic as it is."""

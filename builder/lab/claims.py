@@ -122,10 +122,12 @@ def judge(claim: Claim, report: dict) -> Verdict:
 
 
 def check_balance(game: Game, games: int | None = None, seed: int = 0,
-                  workers: int | None = None, executor: Executor | None = None
-                  ) -> tuple[list[Verdict], dict | None]:
+                  workers: int | None = None, executor: Executor | None = None,
+                  search_games: int | None = None) -> tuple[list[Verdict], dict | None]:
     """Play what the claims need and judge each. No claims: nothing is played. The games
-    are played by ``executor`` (:mod:`.executor`; None: the local pool of ``workers``)."""
+    are played by ``executor`` (:mod:`.executor`; None: the local pool of ``workers``);
+    ``search_games`` per line-up with the search bot (None: the smaller of the games and
+    200)."""
     if game.balance is None or not game.balance.claims:
         return [], None
     from .bots import ladder
@@ -134,7 +136,7 @@ def check_balance(game: Game, games: int | None = None, seed: int = 0,
     search_seats = any(c.kind != "skill" and c.bots == "search" for c in game.balance.claims)
     report = simulate(game, games=n, bots=bots_needed(game, decisions) if decisions else None,
                       seed=seed, workers=workers, executor=executor, per_option=False,
-                      search_seats=search_seats,
+                      search_seats=search_seats, search_games=search_games,
                       pairs={(c.bots, c.against) for c in game.balance.claims
                              if c.kind == "skill"})
     verdicts = []

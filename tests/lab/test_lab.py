@@ -334,6 +334,8 @@ SLOW = pytest.mark.slow
      "random, heuristic, search)"),
     pytest.param(["simulate", "ultimate", "--games", "0"], "error: --games, --search-games and "
                  "--workers must be at least 1", marks=SLOW),
+    pytest.param(["check", "--balance", "--game", "war", "--search-games", "0"], "error: --games, "
+                 "--search-games and --workers must be at least 1", marks=SLOW),
 ])
 def test_simulate_refuses_plainly(args, message, capsys):
     proc = warbook_here(capsys, *args, "--content", str(ROOT / "content"))
