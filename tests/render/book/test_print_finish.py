@@ -71,6 +71,23 @@ def test_no_section_heading_ends_a_page(rulebook_pages):
             assert not heading, (f"{slug}-rules.pdf", n, text)
 
 
+@pytest.mark.slow
+@pytest.mark.build
+def test_an_example_s_heading_shares_its_page_with_its_setup(rulebook_pages):
+    """Issue 27, item 1: an example's heading, its "Shows" line, its intro and its setup
+    keep together. Battle's Example 11 and four others left their heading and half their
+    "Shows" list at a page's foot, above a third of a page left blank."""
+    examples = 0
+    for slug in RULEBOOKS:
+        for n, page in enumerate(rulebook_pages[slug], start=1):
+            texts = [line[0] for line in page["lines"]]
+            for i, text in enumerate(texts):
+                if re.match(r"Example \d+ ", text) and "Cabin-Bold" in page["lines"][i][2]:
+                    examples += 1
+                    assert any("SETUP" in t for t in texts[i + 1:]), (f"{slug}-rules.pdf", n, text)
+    assert examples > 40, examples
+
+
 # ---------------------------------------------------------------- type sizes
 @pytest.mark.slow
 @pytest.mark.build
