@@ -263,14 +263,21 @@ def check_stages(out=None):
     return Stages(load=load, check_game=check_game, faces=faces, extra=tuple(FONT_DIRS))
 
 
+def require_counts(args, *flags: str) -> None:
+    """Refuse a count flag below 1, naming it (``--games 0`` would otherwise mean the default)."""
+    for flag in flags:
+        value = getattr(args, flag.lstrip("-").replace("-", "_"))
+        if value is not None and value < 1:
+            raise CommandError(f"{flag} must be at least 1, got {value}")
+
+
 def check_balance(report, args) -> int:
     """``check --balance``: the examples passed; now each game's claims on played games."""
     from .lab.bots import LabError
     from .lab.claims import check_balance as judge_game
     from .lab.connect import connect
 
-    if any(n is not None and n < 1 for n in (args.games, args.search_games, args.workers)):
-        raise CommandError("--games, --search-games and --workers must be at least 1")
+    require_counts(args, "--games", "--search-games", "--workers")
     print_report(report)
     failed = tested = 0
     claimed = [g for g in (r.game for r in report.games)  # narrowed by --game
@@ -326,9 +333,7 @@ def cmd_simulate(args) -> int:
     content = lab_content(args, "simulate")
     if content is None:
         return 1
-    if (args.games is not None and args.games < 1) or (args.workers is not None and args.workers < 1) or \
-            (args.search_games is not None and args.search_games < 1):
-        raise CommandError("--games, --search-games and --workers must be at least 1")
+    require_counts(args, "--games", "--search-games", "--workers")
     if args.precision is not None and not 0 < args.precision <= 100:
         raise CommandError("--precision is an interval's width in points, more than 0 and at "
                            "most 100")
@@ -380,10 +385,7 @@ def cmd_sweep(args) -> int:
     content = lab_content(args, "sweep")
     if content is None:
         return 1
-    if args.games < 1 or (args.workers is not None and args.workers < 1):
-        raise CommandError("--games and --workers must be at least 1")
-    if args.max_sets < 1:
-        raise CommandError("--max-sets must be at least 1")
+    require_counts(args, "--games", "--workers", "--max-sets")
     for flag, path in (("--chart", args.chart), ("--suggest", args.suggest)):
         if path is not None and not Path(path).parent.is_dir():
             raise CommandError(f"{flag} {path}: the folder {Path(path).parent} does not exist")

@@ -332,10 +332,10 @@ SLOW = pytest.mark.slow
                  "player ever has a choice), so only the random bot plays it", marks=SLOW),
     (["simulate", "ultimate", "--bots", "clever"], "error: unknown bot 'clever' (the ladder: "
      "random, heuristic, search)"),
-    pytest.param(["simulate", "ultimate", "--games", "0"], "error: --games, --search-games and "
-                 "--workers must be at least 1", marks=SLOW),
-    pytest.param(["check", "--balance", "--game", "war", "--search-games", "0"], "error: --games, "
-                 "--search-games and --workers must be at least 1", marks=SLOW),
+    pytest.param(["simulate", "ultimate", "--games", "0"], "error: --games must be at least 1, "
+                 "got 0", marks=SLOW),
+    pytest.param(["check", "--balance", "--game", "war", "--search-games", "0"], "error: "
+                 "--search-games must be at least 1, got 0", marks=SLOW),
 ])
 def test_simulate_refuses_plainly(args, message, capsys):
     proc = warbook_here(capsys, *args, "--content", str(ROOT / "content"))

@@ -206,6 +206,8 @@ def test_the_command_writes_a_table_a_chart_and_claims_to_review(tmp_path, capsy
 @pytest.mark.parametrize("args, said", [
     (["--vary", "stone=3,4"], "did you mean 'stones'?"),
     (["--vary", "stones=3,4", "--sample", "0"], "--sample must be at least 1"),
+    (["--vary", "stones=3,4", "--max-sets", "0"], "--max-sets must be at least 1, got 0"),
+    (["--vary", "stones=3,4", "--workers", "0"], "--workers must be at least 1, got 0"),
     (["--vary", "stones=3,4,5", "--max-sets", "2"], "--sample K"),
     (["--vary", "stones=3,4", "--bots", "heuristc"], "did you mean 'heuristic'?"),
     (["--vary", "stones=3,4", "--chart", "/no/such/folder/x.svg"], "does not exist"),
