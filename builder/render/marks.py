@@ -343,6 +343,10 @@ def place_sign(kind: str, cx: float, cy: float, r: float) -> list[Shape]:
 
 #: how far a hidden place's ground reaches past its cards, in tenths of a card's width
 GROUND_PAD = 0.55
+#: how far anything drawn round a card reaches outside it, in tenths of its width: the
+#: won card's outer ring (0.6 out, half its 0.45 stroke), which reaches furthest (the
+#: moved card's dashed outline 0.65, a hidden place's ground 0.625)
+OUTSIDE = 0.6 + 0.45 / 2
 
 
 def ground(x0: float, y0: float, x1: float, y1: float, u: float) -> Path:

@@ -121,12 +121,16 @@ class Diagram:
     def geometry(self, card: float = 10.0, ratio: float | None = None, gap: float = 1.6,
                  label: float = 6.0, foot: float = 2.8, empty: float = 6.0,
                  stack_step: float = 3.5, pad: float = 1.2,
-                 min_widths: list[float] | None = None) -> "Geometry":
+                 min_widths: list[float] | None = None, ring: float = 0.0,
+                 ringed: Callable[["ZoneView"], bool] | None = None) -> "Geometry":
         """Every zone and card placed in absolute coordinates (in the unit of ``card``).
 
         Print uses this: absolutely placed boxes cost WeasyPrint one layout each, where
         inline blocks would be measured again and again. ``ratio``: a card's height in
-        widths (the diagram's own, else the French card's 1.4)."""
+        widths (the diagram's own, else the French card's 1.4). ``ring``: room kept
+        between the cards and the words above and below them, for the marks drawn round
+        the cards (rings, a hidden place's ground), in the rows where a zone is
+        ``ringed`` (every row without it)."""
         ch = card * (ratio if ratio is not None else self.ratio or FRENCH_RATIO)
         # each column as wide as its cards, or as ``min_widths`` asks (room for its words)
         cw = [max(w * card, (min_widths or [])[j] if j < len(min_widths or []) else 0.0)
@@ -155,22 +159,25 @@ class Diagram:
             has_foot = any((z.count is not None and z.style == "pile") or z.note for _, z in zones)
             has_note = any(z.note for _, z in zones)
             foot_h = (foot * 2 if has_note else foot) if has_foot else 0
-            row_h = label + body + foot_h
+            room = ring if ringed is None or any(ringed(z) for _, z in zones) else 0.0
+            top = y + label + room  # the cards' top
+            foot_top = top + body + (room if has_foot else 0)
+            row_h = foot_top + foot_h - y
             for (j, z), h in zip(zones, heights):
                 zw = cw[j]
                 cards = []
                 if z.style == "fan":
                     span = card + (len(z.cards) - 1) * FAN_STEP * card
                     left = xs[j] + (zw - span) / 2
-                    cards = [(c, left + i * FAN_STEP * card, y + label) for i, c in enumerate(z.cards)]
+                    cards = [(c, left + i * FAN_STEP * card, top) for i, c in enumerate(z.cards)]
                 elif z.style == "stack":
                     left = xs[j] + (zw - card) / 2
-                    cards = [(c, left, y + label + i * stack_step) for i, c in enumerate(z.cards)]
+                    cards = [(c, left, top + i * stack_step) for i, c in enumerate(z.cards)]
                 elif z.cards:  # a pile shows its top card
-                    cards = [(z.cards[-1], xs[j] + (zw - card) / 2, y + label)]
-                tokens = _tokens(z.tokens, xs[j], y + label, zw, card) if z.style == "tokens" else []
+                    cards = [(z.cards[-1], xs[j] + (zw - card) / 2, top)]
+                tokens = _tokens(z.tokens, xs[j], top, zw, card) if z.style == "tokens" else []
                 placed.append(PlacedZone(zone=z, x=xs[j], y=y, w=zw, label_h=label,
-                                         body_top=y + label, body_h=h, foot_top=y + label + body,
+                                         body_top=top, body_h=h, foot_top=foot_top,
                                          foot_h=foot_h,
                                          cards=cards, empty_x=xs[j] + (zw - card) / 2,
                                          tokens=tokens))

@@ -177,6 +177,32 @@ def test_a_bug_in_a_child_is_a_clean_error_on_the_command_line(small_report, tmp
     assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
 
 
+def test_a_diagram_that_would_print_an_overlap_fails_the_build_at_its_step(
+        small_report, tmp_path, monkeypatch, capfd):
+    """Issue 27, item 2: the layout check runs in the build. With the room for the rings
+    taken away, War's labels would touch a won card's ring: the build stops with the
+    example step's file and line, exit status 1, and writes nothing."""
+    from builder import cli
+    from builder.render.book import pdf
+
+    monkeypatch.setattr(pdf, "OUTSIDE", 0.0)
+    content = Path(small_report.content.root)
+    out = tmp_path / "output"
+    out.mkdir()
+    (out / "keep.txt").write_text("previous")
+    status = cli.main(["build", "--content", str(content), "--out", str(out)])
+    err = capfd.readouterr().err
+    assert status == 1, err
+    import re
+
+    assert re.search(r"(?m)^\S*war/examples/[\w-]+\.yaml:\d+:\d+: error: Example \d+, step "
+                     r"\d+: the diagram cannot be printed: the words .* would touch a mark "
+                     r"drawn on or round a card", err), err
+    assert "hint: this is warbook's layout failing" in err
+    assert "Traceback" not in err and "internal error" not in err
+    assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
+
+
 def test_a_failing_stage_is_a_clean_error_on_the_command_line(tmp_path: Path):
     """Through the CLI: a stage error is a message and exit status 1, never a traceback."""
     import subprocess

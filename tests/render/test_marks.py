@@ -126,19 +126,20 @@ def test_every_kind_is_drawn_differently_in_the_book():
     for a, b in itertools.combinations(KINDS, 2):
         assert seen[a] != seen[b], (a, b)
 
-    (cx, cy, cw, ch), = [c[1:] for c in plain.cards]
-
-    def around(p: mk.Path) -> bool:  # an outline round the whole card
+    def around(p: mk.Path, art) -> bool:  # an outline round the whole of the art's card
+        (cx, cy, cw, ch), = [c[1:] for c in art.cards]
         x0, y0, x1, y1 = p.bounds()
         return x0 < cx and y0 < cy and x1 > cx + cw and y1 > cy + ch
 
-    moved = book_art(one_card("moved")).signs
-    assert [(around(p), bool(p.dash)) for p in moved] == [(True, True)]
-    won = book_art(one_card("won")).signs
-    outlines = [p for p in won if p.stroke and not p.fill]
-    assert len(outlines) == 2 and sum(around(p) for p in outlines) == 1  # one outside, one in
-    assert any(p.fill and len(p.ops) == 11 for p in won)  # the star: ten points, closed
-    killed = book_art(one_card("killed")).signs
+    moved = book_art(one_card("moved"))
+    assert [(around(p, moved), bool(p.dash)) for p in moved.signs] == [(True, True)]
+    won = book_art(one_card("won"))
+    outlines = [p for p in won.signs if p.stroke and not p.fill]
+    assert len(outlines) == 2 and sum(around(p, won) for p in outlines) == 1  # one out, one in
+    assert any(p.fill and len(p.ops) == 11 for p in won.signs)  # the star: ten points, closed
+    killed_art = book_art(one_card("killed"))
+    (cx, cy, cw, ch), = [c[1:] for c in killed_art.cards]
+    killed = killed_art.signs
     veil = [p for p in killed if p.opacity < 1]
     assert len(veil) == 1 and veil[0].bounds() == pytest.approx((cx, cy, cx + cw, cy + ch))
     assert [sum(op[0] == "M" for op in p.ops) for p in killed if p.stroke] == [2, 2]  # ✕ on a halo

@@ -57,6 +57,27 @@ class Face:
         self.postscript_name = font["name"].getDebugName(6) or path.stem
         self.italic_angle = float(font["post"].italicAngle)
         self._data: bytes | None = None
+        self._font = font
+        self._reach: dict[str, tuple[float, float]] = {}
+
+    def reach(self, text: str) -> tuple[float, float]:
+        """How far ``text``'s ink reaches above and below its baseline, in em: the
+        highest top and the lowest bottom of its glyphs' outlines (not the font's line
+        metrics, which leave room for accents the words may not have)."""
+        from fontTools.pens.boundsPen import BoundsPen
+
+        up = down = 0.0
+        glyphs = None
+        for name in set(self.names(text)):
+            if name not in self._reach:
+                glyphs = glyphs or self._font.getGlyphSet()
+                pen = BoundsPen(glyphs)
+                glyphs[name].draw(pen)
+                lo, hi = (pen.bounds[1], pen.bounds[3]) if pen.bounds else (0, 0)
+                self._reach[name] = (hi / self.upm, -lo / self.upm)
+            a, b = self._reach[name]
+            up, down = max(up, a), max(down, b)
+        return up, down
 
     def glyph(self, ch: str) -> str:
         return self.cmap.get(ord(ch), ".notdef")

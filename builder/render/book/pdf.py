@@ -29,17 +29,20 @@ from ...settings import Margins, Paper, Settings
 from ..faces import Faces, back_ref, split_ref
 from ..fetch import CardFetcher, card_url
 from ..fonts import font_face_css
-from ..marks import LABEL_FONT, card_shapes, place_sign, swatch_for
+from ..marks import LABEL_FONT, OUTSIDE, card_shapes, place_sign, swatch_for
 from ..marks import Path as SignPath
 from ..marks import Text as SignText
 from ..marks import ground as place_ground
 from ..markup import Markdown, no_lone_word, page_ref
 from ..present import FAN_STEP, GameView, Links, Presenter
 from ..templating import TEMPLATES, environment, helper, read_template_file
-from . import hyphenation
+from . import clearance, hyphenation
 from .glyphs import PT, Run, Style, block, wrap
 from .pagerefs import anchor_pages, fill_page_refs
 from .stamp import Art, CardForms, Placed, stamp
+
+#: the most columns of places a printed diagram holds in one band (``step_layout``)
+MAX_COLS = 14
 
 #: the quick reference's page: the same on either side (it is the back cover)
 QUICKREF_MARGINS = Margins(top=14.0, bottom=16.0, inner=16.0, outer=16.0)
@@ -181,8 +184,13 @@ FOOT = Style("Cabin-Regular.otf", MIN_PT, line=MIN_PT * 1.12 * PT, ink=WORDS_INK
 EMPTY = Style("Cabin-Regular.otf", MIN_PT, line=6.0, ink="#7b8c77")
 #: a label's lines: the owner and two lines of the place's name
 LABEL_LINES = 3
+#: the room (mm) under a label's last line, down to the cards or an empty place's outline
+#: (its ink then stands some 0.6 mm clear: ``clearance.CLEAR`` asks 0.25)
+LABEL_GAP = 0.7
 #: the heights (mm) the geometry gives the labels above the cards and the counts below
-LABEL_H = LABEL_LINES * LABEL.line + 0.4
+LABEL_H = LABEL_LINES * LABEL.line + LABEL_GAP
+#: the marks drawn round a card, outside it (``marks.card_shapes``)
+RINGED = {"moved", "won"}
 FOOT_H = FOOT.line + 0.3
 #: room (mm) left either side of a column's words
 WORD_PAD = 0.6
@@ -232,7 +240,7 @@ def column_widths(diagram) -> list[float]:
     return out
 
 
-def _label_lines(diagram, widths: list[float]) -> int:
+def _label_lines(diagram, widths: list[float], card: float = 10.0) -> int:
     """The most lines a label of the diagram takes at full size (the owner's one and the
     place's), at most LABEL_LINES: the labels' band is no taller than its words."""
     most = 1
@@ -241,19 +249,38 @@ def _label_lines(diagram, widths: list[float]) -> int:
             z = row[j] if j < len(row) else None
             if z is None:
                 continue
-            width = max(w, diagram.widths[j] * 10.0)  # as geometry() sizes the column
+            width = max(w, diagram.widths[j] * card)  # as geometry() sizes the column
             lines = (1 if z.owner or z.hidden else 0) \
                 + (len(wrap(z.label, LABEL, width)) if z.label else 0)
             most = max(most, min(lines, LABEL_LINES))
     return most
 
 
-def diagram_geometry(diagram):
+#: a printed diagram's card width (mm), and the smaller widths it may be drawn at, down to
+#: a floor, so that a step shares a page rather than leave a gap (``fit_plan``); the
+#: words stay at 7 pt whatever the cards' size
+CARD = 10.0
+SMALLER_CARDS = (9.5, 9.0, 8.5, 8.0)
+
+
+def diagram_geometry(diagram, card: float = CARD):
     """A diagram (or a band of one) placed for print, its columns wide enough for its
-    words and its label and foot tall enough for them."""
+    words and its label and foot tall enough for them; where a card is ringed or a
+    hidden place has a ground, the words stand clear of those too (``marks.OUTSIDE``)."""
     widths = column_widths(diagram)
-    label = _label_lines(diagram, widths) * LABEL.line + 0.4
-    return diagram.geometry(label=label, foot=FOOT_H, min_widths=widths)
+    if card < CARD:
+        # smaller cards in columns as wide as at full size: the words keep their lines, so
+        # the diagram only loses height (narrower columns would wrap labels onto more lines)
+        widths = [max(w, diagram.widths[j] * CARD) for j, w in enumerate(widths)]
+    label = _label_lines(diagram, widths, card) * LABEL.line + LABEL_GAP
+    return diagram.geometry(card=card, label=label, foot=FOOT_H, min_widths=widths,
+                            ring=OUTSIDE * card / 10, ringed=_ringed)
+
+
+def _ringed(z) -> bool:
+    """Whether something is drawn round a place's cards, outside them: a ring round a
+    marked card, the grey ground of a hidden place."""
+    return bool(z.cards) and (bool(z.hidden) or any(set(c.signs) & RINGED for c in z.cards))
 
 
 def diagram_runs(g) -> list[Run]:
@@ -263,21 +290,79 @@ def diagram_runs(g) -> list[Run]:
     centred in the column and wrapped to it, three lines in all at most); below them how
     many cards a pile holds and any note; in an empty place the word "empty". Nothing is
     set smaller than its style: ``column_widths`` made the columns wide enough."""
-    runs: list[Run] = []
+    return [r for p in g.zones for _part, runs in zone_words(p, g) for r in runs]
+
+
+def zone_words(p, g) -> list[tuple[str, list[Run]]]:
+    """A placed zone's blocks of words, each with its part: "owner", "label", "foot" or
+    "empty" (``diagram_runs``)."""
+    z = p.zone
+    owner, _sign = _owner_line(p)
+    out = [("owner", owner)] if owner else []
+    lines = 1 if owner or _sign else 0
+    out.append(("label", block(z.label, LABEL, p.x, p.y + lines * LABEL.line, p.w,
+                               max_lines=LABEL_LINES - lines, min_scale=1.0)))
+    if words := _foot_words(z):
+        out.append(("foot", block(words, FOOT, p.x, p.foot_top + 0.3, p.w,
+                                  max_lines=max(1, int((p.foot_h - 0.3 + 1e-6) // FOOT.line)),
+                                  min_scale=1.0)))
+    elif not p.cards and not p.tokens:
+        out.append(("empty", block("empty", EMPTY, p.empty_x, p.body_top, g.card)))
+    return out
+
+
+def _place_words(z) -> str:
+    """A place as a reader names it: "North's Play area (p1.play)"."""
+    name = f"{z.owner}’s {z.label}" if z.owner else (z.label or "the place")
+    return f"{name} ({z.id})"
+
+
+def diagram_clashes(g) -> list[clearance.Clash]:
+    """Where a placed diagram's words would touch its cards, marks or each other
+    (``clearance``): an empty list for a diagram that prints clean."""
+    art = diagram_art(g)
+    words = [clearance.Words(p.zone.id, _place_words(p.zone), part, tuple(runs))
+             for p in g.zones for part, runs in zone_words(p, g)]
+    things: list[tuple[str, clearance.Box]] = []
     for p in g.zones:
-        z = p.zone
-        owner, _sign = _owner_line(p)
-        runs += owner
-        lines = 1 if owner or _sign else 0
-        runs += block(z.label, LABEL, p.x, p.y + lines * LABEL.line, p.w,
-                      max_lines=LABEL_LINES - lines, min_scale=1.0)
-        if words := _foot_words(z):
-            runs += block(words, FOOT, p.x, p.foot_top + 0.3, p.w,
-                          max_lines=max(1, int((p.foot_h - 0.3 + 1e-6) // FOOT.line)),
-                          min_scale=1.0)
-        elif not p.cards and not p.tokens:
-            runs += block("empty", EMPTY, p.empty_x, p.body_top, g.card)
-    return runs
+        for c, x, y in p.cards:
+            things.append((f"a card of {_place_words(p.zone)}", (x, y, x + g.card, y + g.card_h)))
+        things += [(f"a stone of {_place_words(p.zone)}", (cx - r, cy - r, cx + r, cy + r))
+                   for cx, cy, r in p.tokens]
+    things += [("a mark drawn on or round a card", clearance.path_box(s.ops, s.width))
+               for s in art.signs]
+    things += [("the grey ground of a hidden place", clearance.path_box(s.ops, s.width))
+               for s in art.grounds]
+    outlines = [(p.zone.id, f"the dashed outline of {_place_words(p.zone)}",
+                 (p.empty_x, p.body_top, p.empty_x + g.card, p.body_top + g.empty))
+                for p in g.zones if not p.cards and not p.tokens]
+    return clearance.clashes(g.width, g.height, words, things, outlines)
+
+
+def check_diagrams(game_report, view: GameView, text_width: float, max_cols: int) -> None:
+    """The layout check of every diagram a game's book prints, as the book places it
+    (``step_layout``): the first clash is an error at the example step it draws, so that
+    a book never prints words over a card."""
+    from ...diagnostics import Diagnostic
+
+    game = game_report.game
+    located = [(game.where, "the table as dealt", view.table)] if view.table is not None else []
+    for e, rep in zip(view.examples, game_report.replays):
+        ex = rep.example
+        located.append((ex.where, f"Example {e.number}, the setup", e.setup))
+        by_index = {st.index: st.where for st in ex.steps}
+        for s in e.steps:
+            located.append((by_index.get(s.index, ex.where), f"Example {e.number}, {s.label.lower()}",
+                            s.diagram))
+    for where, what, diagram in located:
+        for g in step_layout(diagram, text_width, max_cols).geos:
+            if found := diagram_clashes(g):
+                more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+                raise Diagnostic.at(where, f"{what}: the diagram cannot be printed: "
+                                    f"{found[0]}{more}", detail=(
+                                        "hint: this is warbook's layout failing on these words, "
+                                        "not a mistake in the example; a shorter name for the "
+                                        "place (or its owner) avoids it. Please report it."))
 
 
 #: a hidden place's sign in its label (render/marks.py ``place_sign``): the radius of its
@@ -396,19 +481,134 @@ class StepLayout:
     width: float
     height: float
     side: bool
+    #: the card width it is drawn at (mm), and the diagram's key in the book being laid out
+    #: (``fitted_layout``: the step's HTML carries it, so that ``fit_plan`` finds it)
+    card: float = CARD
+    key: int = 0
 
 
-def step_layout(diagram, text_width: float, max_cols: int) -> StepLayout:
+def step_layout(diagram, text_width: float, max_cols: int, card: float = CARD) -> StepLayout:
     # bands of at most ``max_cols`` columns, fewer where the words widen the columns past
     # the text block
     while True:
-        geos = [diagram_geometry(b) for b in diagram.bands(max_cols)]
+        geos = [diagram_geometry(b, card) for b in diagram.bands(max_cols)]
         if max_cols <= 1 or max((g.width for g in geos), default=0) <= text_width:
             break
         max_cols -= 1
     dw = max((g.width for g in geos), default=0)
     dh = sum(g.height for g in geos) + 1.5 * max(0, len(geos) - 1)
-    return StepLayout(geos, dw, dh, len(geos) == 1 and dw <= text_width * 0.62)
+    return StepLayout(geos, dw, dh, len(geos) == 1 and dw <= text_width * 0.62, card)
+
+
+def fitted_layout(plan: dict[int, float], seen: dict[int, Any]) -> "Callable[..., StepLayout]":
+    """``step_layout`` for the book templates: each diagram at the card width ``plan``
+    gives it (by its key), else ``CARD``; the diagrams laid out are kept in ``seen`` by
+    key, for ``fit_plan``. A function over those two dicts alone."""
+
+    def layout(diagram, text_width: float, max_cols: int) -> StepLayout:
+        key = id(diagram)
+        seen[key] = diagram
+        return replace(step_layout(diagram, text_width, max_cols, plan.get(key, CARD)), key=key)
+
+    return helper(layout)
+
+
+#: how many more layouts a book may take to close its gaps (``BookRenderer.lay_out_book``)
+FIT_PASSES = 1
+#: a gap at a page's foot worth a second layout to close by drawing the next step's cards
+#: smaller: one that leaves the page less than 60 % full (issue 27), in text heights
+FIT_GAP = 0.4
+#: what the gap loses to the space between blocks: the last block's padding and the
+#: margin between two examples (book.css), and a millimetre to spare (mm)
+FIT_SPARE = 8.0
+
+
+def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
+             plan: dict[int, float]) -> dict[int, float]:
+    """Where a laid-out book leaves a gap at a page's foot because the step that opens the
+    next page did not fit in it, the card width at which that step's diagram would fit
+    (the largest of ``SMALLER_CARDS`` that does, its words still at 7 pt and clear of its
+    cards: ``clearance``). Returns the steps to draw smaller, by key, ``plan`` added."""
+    out = dict(plan)
+    pages = doc.pages
+    for page, nxt in zip(pages, pages[1:]):
+        block = _opening_block(nxt)
+        if block is None:
+            continue
+        height, grid, text = block
+        key = grid.element.get("data-step")  # a content's own template may write anything
+        key = int(key) if key.isdigit() else None
+        if key is None or key in out or key not in seen:
+            continue
+        pb = page._page_box
+        room = (pb.content_box_y() + pb.height - _used_bottom(page)) / PX_PER_MM - FIT_SPARE
+        if room < FIT_GAP * pb.height / PX_PER_MM or height <= room:
+            continue
+        now = step_layout(seen[key], text_width, max_cols)
+        grid_h = grid.margin_height() / PX_PER_MM
+        text_h = text.margin_height() / PX_PER_MM if text is not None else 0.0
+        for card in SMALLER_CARDS:
+            smaller = step_layout(seen[key], text_width, max_cols, card)
+            if smaller.side != now.side or any(diagram_clashes(g) for g in smaller.geos):
+                continue
+            new_grid = max(text_h, smaller.height) if now.side else grid_h - (now.height - smaller.height)
+            if height - (grid_h - new_grid) <= room:
+                out[key] = card
+                break
+    return out
+
+
+#: CSS pixels to millimetres
+PX_PER_MM = 96 / 25.4
+
+
+def _used_bottom(page) -> float:
+    """The lowest line or picture of a page's body (its running heads and folio aside)."""
+    bottoms = [b.position_y + b.margin_height()
+               for c in page._page_box.children if not isinstance(c, boxes.MarginBox)
+               for b in c.descendants(placeholders=True)
+               if isinstance(b, (boxes.LineBox, boxes.ReplacedBox))]
+    return max(bottoms, default=page._page_box.content_box_y())
+
+
+#: what travels with the example that follows it: a section's heading, the examples' lead
+LEADS_IN = {"sec-title", "ex-lead"}
+
+
+def _opening_block(page):
+    """The step (or an example's opening, heading to setup) a page begins with, when it
+    begins with one, or with only a section's heading and lead (``LEADS_IN``) above it:
+    (the height from the page's top to its foot, in mm; its diagram-and-text box; that
+    box's text column or None)."""
+    top = page._page_box.content_box_y()
+    lead_bottom = top
+    for c in page._page_box.children:
+        if isinstance(c, boxes.MarginBox):
+            continue
+        for b in c.descendants():
+            if isinstance(b, (boxes.LineBox, boxes.ReplacedBox)):
+                if b.position_y >= lead_bottom - 0.5:
+                    return None  # words or a picture open the page
+                continue
+            element = getattr(b, "element", None)
+            if element is None or not isinstance(b, boxes.BlockBox):
+                continue
+            classes = set((element.get("class") or "").split())
+            if classes & LEADS_IN:
+                lead_bottom = max(lead_bottom, b.position_y + b.margin_height())
+                continue
+            if "ex-opening" in classes or ("ex-step" in classes and "ex-setup" not in classes):
+                if b.position_y - lead_bottom > 6 * PX_PER_MM:  # an example's top margin
+                    return None  # something else opens the page
+                grid = next((d for d in b.descendants() if isinstance(d, boxes.BlockBox)
+                             and getattr(d, "element", None) is not None
+                             and d.element.get("data-step")), None)
+                if grid is None:
+                    return None
+                text = next((d for d in grid.children
+                             if "ex-text" in (d.element.get("class") or "").split()), None)
+                return (b.position_y + b.margin_height() - top) / PX_PER_MM, grid, text
+    return None
 
 
 def _state_height(lines, width: float) -> float:
@@ -502,7 +702,11 @@ class BookRenderer:
         self.env = environment(templates, extensions=["jinja2.ext.do"])
         self.env.globals["example_height"] = helper(example_height)
         self.env.globals["comment_below"] = helper(comment_below)
-        self.env.globals["step_layout"] = helper(step_layout)
+        #: the diagrams drawn smaller in the book being laid out (``fit_plan``), by key,
+        #: and the diagrams its templates laid out
+        self._plan: dict[int, float] = {}
+        self._seen: dict[int, Any] = {}
+        self.env.globals["step_layout"] = fitted_layout(self._plan, self._seen)
         self.env.globals["page_ref"] = helper(page_ref)
         self.env.globals["no_lone_word"] = helper(no_lone_word)
         self.font_config = FontConfiguration()
@@ -547,7 +751,7 @@ class BookRenderer:
         book = {
             "version": __version__, "paper": self.paper.name, "date": _dt.date.today().isoformat(),
             "text_width": self.paper.text_width, "text_height": self.paper.text_height,
-            "max_cols": 14, "compendium": False,
+            "max_cols": MAX_COLS, "compendium": False,
             "heading": "", "intro": "", "cover_cards": [], "tagline": "", "credits": "", "logo": "",
             "compare_note": "", "rules": self.rules,
         }
@@ -557,19 +761,38 @@ class BookRenderer:
     def book_html(self, game_report) -> tuple[GameView, str]:
         """One game's rulebook as HTML (cheap: the layout is the costly part)."""
         g = self.view(game_report)
+        check_diagrams(game_report, g, self.paper.text_width, MAX_COLS)
         self.fetcher.draw_own_cards(g)
+        self._plan.clear()
+        self._seen.clear()
+        return g, self._game_html(g)
+
+    def _game_html(self, g: GameView) -> str:
         book = self._book(
             title=f"{g.title}: rules", author=g.designer,
             subject=f"Rules of {g.title}, a card game for {g.players} players. {g.tagline}",
             keywords=", ".join(["card game", "War variant", "rules", g.title]),
             cover_cards=[card_url(ref, "full") for ref in g.cover_cards],
         )
-        return g, self.env.get_template("book/book.html.j2").render(book=book, games=[g])
+        return self.env.get_template("book/book.html.j2").render(book=book, games=[g])
+
+    def lay_out_book(self, g: GameView, html: str):
+        """Lay out a rulebook (``book_html``'s), then again with the diagrams that would
+        close a gap at a page's foot drawn smaller (``fit_plan``), while that finds more
+        (twice at most: each pass is a whole layout)."""
+        doc = self._html(html)
+        for _ in range(FIT_PASSES):
+            plan = fit_plan(doc, self._seen, self.paper.text_width, MAX_COLS, self._plan)
+            if plan == self._plan:
+                break
+            self._plan.update(plan)
+            doc = self._html(self._game_html(g))
+        return doc
 
     def render_game(self, game_report):
         """Lay out one game's rulebook; returns the WeasyPrint document."""
         g, html = self.book_html(game_report)
-        doc = self._html(html)
+        doc = self.lay_out_book(g, html)
         doc.game_view = g
         return doc
 
@@ -583,7 +806,7 @@ class BookRenderer:
     def write_book(self, g: GameView, html: str, target: Path) -> "BookInfo":
         """Lay out and write one rulebook; returns where its anchors landed (plain data,
         so that a child process can hand it back)."""
-        doc = self._html(html)
+        doc = self.lay_out_book(g, html)
         count = self.write(doc, target)
         return BookInfo(slug=g.slug, title=g.title, path=target, count=count,
                         pages=anchor_pages(doc))

@@ -68,7 +68,7 @@ def test_a_long_comment_is_laid_out_below_and_may_cross_a_page(books, report):
     gr = next(g for g in report.games if g.game.slug == "battle-lines")
     g, html = books.book_html(gr)
     assert html.count("ex-comment-below") >= 5
-    doc = books._html(html)
+    doc = books.lay_out_book(g, html)  # as the build lays it out, gaps closed (fit_plan)
     # a page of worked examples is at least half full (the last page of the section aside)
     pages = [p for p in doc.pages if any(
         b.element is not None and "ex-step" in (b.element.get("class") or "").split()
@@ -82,3 +82,74 @@ def test_a_long_comment_is_laid_out_below_and_may_cross_a_page(books, report):
         top = page._page_box.content_box_y()
         used = (max(bottoms) - top) / PX_PER_MM
         assert used >= PAPERS["a4"].text_height * 0.5, (doc.pages.index(page) + 1, used)
+
+
+def gaps(doc) -> list[float]:
+    """Each page's blank at its foot (mm) below its body's lowest line or picture."""
+    from builder.render.book.pdf import _used_bottom
+
+    return [(p._page_box.content_box_y() + p._page_box.height - _used_bottom(p)) / PX_PER_MM
+            for p in doc.pages]
+
+
+def step_pages(doc) -> dict[int, int]:
+    """The page (from 0) each step's diagram-and-text box starts on, by its key."""
+    out: dict[int, int] = {}
+    for i, page in enumerate(doc.pages):
+        for box in page._page_box.descendants():
+            el = getattr(box, "element", None)
+            if isinstance(box, boxes.BlockBox) and el is not None and el.get("data-step"):
+                out.setdefault(int(el.get("data-step")), i)
+    return out
+
+
+def test_a_step_that_would_leave_half_a_page_empty_is_drawn_smaller_to_fit(books, report):
+    """Issue 27, item 1: Battle Lines' Example 6 opens with a setup too tall, by a few
+    millimetres, for the half page Example 5 leaves; laid out again with that diagram's
+    cards smaller (the words stay at 7 pt), it shares the page. Measured on the layout
+    itself: the step moves up a page, a gap of over 40 % of the page is closed, and the
+    book is no longer."""
+    from builder.render.book import pdf
+
+    gr = next(g for g in report.games if g.game.slug == "battle-lines")
+    g, html = books.book_html(gr)
+    plain = books._html(html)
+    assert books._plan == {}
+    fitted = books.lay_out_book(g, html)
+    plan = dict(books._plan)
+    assert plan and set(plan.values()) <= set(pdf.SMALLER_CARDS)
+    assert min(plan.values()) >= 8.0  # the floor: four fifths of a card's width
+    before, after = step_pages(plain), step_pages(fitted)
+    text_height = PAPERS["a4"].text_height
+    for key, card in plan.items():
+        # each smaller diagram starts a page earlier, onto a page that had a gap of more than
+        # 40 % of its height, and is drawn clear of its words (the layout check)
+        assert after[key] == before[key] - 1, key
+        assert gaps(plain)[before[key] - 1] > 0.4 * text_height
+        diagram = books._seen[key]
+        smaller = pdf.step_layout(diagram, PAPERS["a4"].text_width, pdf.MAX_COLS, card)
+        assert all(pdf.diagram_clashes(geo) == [] for geo in smaller.geos)
+        assert smaller.height < pdf.step_layout(diagram, PAPERS["a4"].text_width,
+                                                pdf.MAX_COLS).height
+    assert len(fitted.pages) <= len(plain.pages)
+    big = [x for x in gaps(fitted)[:-1] if x > 0.4 * text_height]
+    assert len(big) < len([x for x in gaps(plain)[:-1] if x > 0.4 * text_height])
+
+
+def test_the_words_of_a_smaller_diagram_stay_at_7_pt():
+    """A diagram drawn with 8 mm cards sets its words as one with 10 mm cards does."""
+    from builder.engine.core import Card, Zone
+    from builder.render import marks as mk
+    from builder.render.book import pdf
+    from builder.render.present import Links, Presenter
+
+    links = Links(anchor=lambda s, r: r, href=lambda s, r: "#" + r, card=lambda c: c)
+    zones = [Zone("p1.hand", "Hand", 0, 0, cards=[(Card.parse(c), True) for c in ("4S", "9H")],
+                  owner="p1", style="fan"),
+             Zone("pile", "Pile", 0, 1, cards=[(Card.parse("2C"), True)], count=1, style="pile")]
+    d = Presenter(links).diagram(zones, {"p1": "North"}, vocab=mk.Vocabulary())
+    big, small = pdf.diagram_geometry(d), pdf.diagram_geometry(d, 8.0)
+    sizes = {(r.text, round(r.size, 4)) for r in pdf.diagram_runs(big)}
+    assert sizes == {(r.text, round(r.size, 4)) for r in pdf.diagram_runs(small)}
+    assert small.card == 8.0 and small.height < big.height
+    assert pdf.diagram_clashes(small) == []
