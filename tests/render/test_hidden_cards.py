@@ -374,3 +374,15 @@ def test_the_shipped_hands_are_hidden_and_their_played_cards_are_not(report):
             for s in ex.steps:
                 assert not any("card-unseen" in str(line) for line in s.narration), (ex.id, s.index)
     assert hands > 100
+
+
+def test_an_empty_place_says_so_once_on_the_site():
+    """A place with no cards reads "empty", unless its note already says what it holds
+    (Winning the Battle's "0 stones" printed "empty" and "0 stones" one over the other);
+    the book sets the note and no "empty" word alike (pdf.zone_words)."""
+    stones = Zone("p1.stones", "Stones", 0, 0, cards=[], count=0, style="tokens", note="0 stones")
+    pile = Zone("p1.won", "Won", 0, 1, cards=[], count=0, style="pile")
+    html = site_html(diagram([stones, pile]))
+    stones_html, won_html = html.split('data-zone="p1.won"')
+    assert "0 stones" in stones_html and "zone-none" not in stones_html
+    assert '<span class="zone-none">empty</span>' in won_html
