@@ -275,6 +275,7 @@ def check_balance(report, args) -> int:
     """``check --balance``: the examples passed; now each game's claims on played games."""
     from .lab.bots import LabError
     from .lab.claims import check_balance as judge_game
+    from .lab.claims import plays_search
     from .lab.connect import connect
 
     require_counts(args, "--games", "--search-games", "--workers")
@@ -282,6 +283,10 @@ def check_balance(report, args) -> int:
     failed = tested = 0
     claimed = [g for g in (r.game for r in report.games)  # narrowed by --game
                if g.balance is not None and g.balance.claims]
+    if args.search_games is not None and not any(plays_search(g) for g in claimed):
+        log.warning("warning: --search-games changes nothing here: none of "
+                    + (f"{claimed[0].slug}'s" if len(claimed) == 1 else "these games'")
+                    + " claims has the search bot play")
     with connect(cluster_flag(args) if claimed else None, args.workers) as executor:
         for g in claimed:
             try:

@@ -53,6 +53,12 @@ def bots_needed(game: Game, decisions: bool) -> list[str]:
     return [b for b in ("random", "heuristic", "search") if b in want]
 
 
+def plays_search(game: Game) -> bool:
+    """Whether the game's claims have the search bot play (so ``--search-games`` counts)."""
+    return any("search" in (c.bots, c.against)
+               for c in (game.balance.claims if game.balance else []))
+
+
 def _interval(x: dict, conf: float) -> tuple[float, float]:
     return stats.wilson(x["count"], x["games"], conf)
 

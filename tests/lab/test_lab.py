@@ -281,6 +281,17 @@ def warbook_here(capsys, *args: str) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(args, code, out.out, out.err)
 
 
+def test_search_games_where_no_claim_plays_search_says_it_changes_nothing(capsys):
+    """War's claims are all between random bots: --search-games is taken (exit 0, the
+    claims judged) and said to change nothing, rather than silently ignored."""
+    proc = warbook_here(capsys, "check", "--balance", "--game", "war", "--games", "60",
+                        "--search-games", "5", "--content", str(ROOT / "content"))
+    assert proc.returncode == 0, proc.stderr
+    assert ("warning: --search-games changes nothing here: none of war's claims has the "
+            "search bot play") in proc.stderr
+    assert "balance: 3 claims tested" in proc.stderr + proc.stdout
+
+
 def test_a_false_claim_fails_at_its_line_with_the_measured_figure(tmp_path, capsys):
     balance = ("balance:\n  claims:\n"
                "    - {claim: skill, bot: heuristic, against: random, at_least: 60%}\n"
