@@ -22,6 +22,7 @@ import copy
 import random
 import warnings
 from collections import Counter
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -473,10 +474,25 @@ class Event:
     player: str | None = None
     cards: tuple[Card, ...] = ()
     data: dict[str, Any] = field(default_factory=dict)
+    #: the table as it lay when the engine made this event (after the change it tells,
+    #: when the engine makes an event once the change is done, as the shipped games do):
+    #: taken while a recording state applies a step (:meth:`State.apply`), for the site's
+    #: viewer, which shows each moment of a step; None in lean play, outside a step, or
+    #: when the game's ``table()`` cannot be drawn halfway through its step
+    moment: list[Zone] | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        state = _STEPPING.get()
+        if state is not None:
+            self.moment = state._moment()
 
     def narrate(self, names: dict[str, str] | None = None) -> str:
         names = names or {}
         return self.text.format_map(_Names(names))
+
+
+#: the recording state whose step is being applied (its events take the table's picture)
+_STEPPING: ContextVar["State | None"] = ContextVar("warbook_stepping", default=None)
 
 
 class _Names(dict):
@@ -710,6 +726,32 @@ class State:
         shown, self._shown = self._shown, None
         return shown if shown is not None else self.table()
 
+    def _moment(self) -> list[Zone] | None:
+        """The table as it lies now, halfway through a step, for an event's ``moment``;
+        None if the game cannot draw it here (a state between two changes of one step
+        need not be drawable: the step's own diagram is then shown for that event)."""
+        try:
+            zones = self.table()
+        except Exception:  # noqa: BLE001 - a picture of the table is optional mid-step
+            return None
+        out = []
+        for z in zones:  # a game may hand out its live lists: the picture keeps a copy
+            z = copy.copy(z)
+            z.cards = list(z.cards)
+            out.append(z)
+        return out
+
+    def _stepping(self, apply: Callable[[Any], list[Event]], arg: Any) -> list[Event]:
+        """``apply(arg)``, with every event it makes taking the table's picture when the
+        state records (:attr:`recording`)."""
+        if not self.recording:
+            return apply(arg)
+        token = _STEPPING.set(self)
+        try:
+            return apply(arg)
+        finally:
+            _STEPPING.reset(token)
+
     def apply(self, decisions: dict[str, Any], *, drawn: bool = False) -> list[Event]:
         """Apply one joint decision, after checking it against the pending choices (a
         decision they refuse raises :class:`IllegalDecision`, citing the rule).
@@ -736,7 +778,7 @@ class State:
                     raise IllegalDecision(refused[0], refused[1], p)
         self.steps += 1
         self._shown = self._node = None
-        return self._apply(dict(decisions))
+        return self._stepping(self._apply, dict(decisions))
 
     def apply_chance(self, outcome: Any) -> list[Event]:
         node = self.node()
@@ -746,7 +788,7 @@ class State:
             raise IllegalDecision(node.choice.rule, node.choice.why_illegal(outcome), node.player)
         self.steps += 1
         self._shown = self._node = None
-        return self._apply_chance(outcome)
+        return self._stepping(self._apply_chance, outcome)
 
     def forced_decisions(self) -> dict[str, Any] | None:
         """The joint decision if every pending player has exactly one legal choice."""

@@ -444,6 +444,7 @@ class DeckState(State):
                             {"count": len(self.middle)}))
             self.middle = []
         self.won[w] = taken + self.won[w]
+        self.play = {p: [] for p in self.players}  # they left the table (drawn so at this event)
         ev.append(Event("collect", "won-order",
                         f"{{{w}}} lays them face up on the won pile ({_s(len(self.won[w]))} now).",
                         w, tuple(taken), {"count": len(taken)}))

@@ -169,6 +169,7 @@ class WarState(State):
         self.show()
         taken = played[winner] + played[loser]
         self.decks[winner].extend(taken)
+        self.in_play = {p: [] for p in PLAYERS}  # they left the table (drawn so at this event)
         ev.append(Event("take", "war" if wars else TAKES_RULE[self.options["wins"]],
                         f"{{{winner}}}'s {up[winner]} beats {up[loser]}: "
                         f"{{{winner}}} takes {len(taken)} cards.",
