@@ -742,10 +742,8 @@ class State:
         return out
 
     def _stepping(self, apply: Callable[[Any], list[Event]], arg: Any) -> list[Event]:
-        """``apply(arg)``, with every event it makes taking the table's picture when the
-        state records (:attr:`recording`)."""
-        if not self.recording:
-            return apply(arg)
+        """``apply(arg)``, with every event it makes taking the table's picture (a
+        recording state's step, :attr:`recording`)."""
         token = _STEPPING.set(self)
         try:
             return apply(arg)
@@ -778,6 +776,8 @@ class State:
                     raise IllegalDecision(refused[0], refused[1], p)
         self.steps += 1
         self._shown = self._node = None
+        if not self.recording:
+            return self._apply(dict(decisions))
         return self._stepping(self._apply, dict(decisions))
 
     def apply_chance(self, outcome: Any) -> list[Event]:
@@ -788,6 +788,8 @@ class State:
             raise IllegalDecision(node.choice.rule, node.choice.why_illegal(outcome), node.player)
         self.steps += 1
         self._shown = self._node = None
+        if not self.recording:
+            return self._apply_chance(outcome)
         return self._stepping(self._apply_chance, outcome)
 
     def forced_decisions(self) -> dict[str, Any] | None:

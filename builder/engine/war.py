@@ -192,7 +192,7 @@ class WarState(State):
         self.last_winner = winner
         self.last_wars = wars
         self.last_taken = 0
-        self.in_play = {p: [] for p in PLAYERS}
+        # a winner's take has cleared the middle already
         if winner is None:
             # nobody takes a war that ended the game: the cards stay on the table
             self.in_play = {p: [(c, True) for c in played[p]] for p in PLAYERS}
