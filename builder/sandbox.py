@@ -66,13 +66,13 @@ class Limits:
     of each: see tests/render/test_template_sandbox.py and docs/content-format.md)."""
 
     #: ticks: loop rounds, calls, attribute and item reads, filters, intercepted operators
-    operations: int = 2_000_000
+    operations: int = 5_000_000
     #: wall time of one render, in seconds
     seconds: float = 10.0
     #: characters (or items) of any one value a template makes
     value: int = 8_000_000
     #: characters and items a render makes in all, freed or not (the memory bound)
-    made: int = 64_000_000
+    made: int = 128_000_000
     #: characters of the output
     output: int = 16_000_000
     #: the largest integer a template may pass to a filter or method (a width, a count)

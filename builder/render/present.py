@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..check import GameReport, Replay, StepRecord
-from ..engine.core import Card, Zone
+from ..engine.core import Card, Event, Zone
 from ..model import Rule
 from . import marks as mk
 from .faces import card_ref, code_ref
@@ -217,6 +217,13 @@ class StepView:
     #: a refused step (kind "refused"): (href, "2.1 Following suit") of the rule that
     #: forbids the decision; the narration says what was tried and why it is refused
     refused: tuple[str, str] | None = None
+    #: the moments of the step, for the site's viewer: ``moments`` are the distinct
+    #: tables, and ``moment_at`` gives, for each position (before the step, after each
+    #: line of the narration, after the step), the index of its table in ``moments``, or
+    #: -1 where the engine recorded none (the step's own diagram stands for it). Empty
+    #: for a refused step (the table stays as it was) and one with no narration
+    moments: list[Diagram] = field(default_factory=list)
+    moment_at: list[int] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -450,6 +457,8 @@ class Presenter:
         decided = Markup("")
         if s.kind == "chance":
             decided = prose("Chance: " + "; ".join(_fmt(v) for v in s.decisions.values()))
+        moments, moment_at = ([], []) if s.refusal is not None or not narration else \
+            self.moments(s, before, names, marks, vocab)
         return StepView(
             index=s.index, kind=s.kind, narration=narration, comment=md.block(s.comment),
             diagram=self.diagram(s.table, names, after=s.after,
@@ -457,7 +466,48 @@ class Presenter:
                                  vocab=vocab),
             state=describe(s.view, names),
             repeat=s.repeat, decided=decided, round=s.round, at_reveal=s.after is not None,
+            moments=moments, moment_at=moment_at,
         )
+
+    def moments(self, s: StepRecord, before: list[Zone] | None, names: dict[str, str],
+                marks: Callable | None, vocab: mk.Vocabulary | None
+                ) -> tuple[list[Diagram], list[int]]:
+        """The tables of :attr:`StepView.moments`: before the step, after each event the
+        narration tells (the table the engine drew as it made the event, with the marks
+        of the events so far), and after the step (with the step's marks). A table equal
+        to one already drawn (and marked alike) is drawn once. A ``marks`` hook that
+        cannot mark a moment from the events so far leaves that moment unmarked."""
+        def marked(events: list[Event], table: list[Zone]) -> dict[str, str] | None:
+            if marks is None or not events:
+                return None
+            try:
+                return marks(events, table)
+            except Exception:  # noqa: BLE001 - a hook written for a whole step's events
+                return None
+
+        after = s.after if s.after is not None else s.table
+        wanted: list[tuple[list[Zone] | None, dict[str, str] | None]] = [(before, None)]
+        for i, e in enumerate(s.events):
+            if e.text:
+                wanted.append((e.moment, marked(s.events[:i + 1], e.moment)
+                               if e.moment is not None else None))
+        wanted.append((after, marked(s.events, after)))
+        seen: list[tuple[list[Zone], dict[str, str] | None]] = []
+        drawn: list[Diagram] = []
+        at: list[int] = []
+        for table, mark in wanted:
+            if table is None:
+                at.append(-1)
+                continue
+            for k, (t, m) in enumerate(seen):
+                if t == table and m == mark:
+                    at.append(k)
+                    break
+            else:
+                seen.append((table, mark))
+                drawn.append(self.diagram(table, names, marks=mark, vocab=vocab))
+                at.append(len(drawn) - 1)
+        return drawn, at
 
     def diagram(self, zones: list[Zone], names: dict[str, str],
                 after: list[Zone] | None = None, marks: dict[str, str] | None = None,

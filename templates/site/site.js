@@ -166,41 +166,65 @@
       }
       before = now;
     }
-    /* events inside a step */
+    /* inside a step, its moments one at a time: 0 is the step as drawn (its diagram,
+       as the book prints it); then the table before the step, after each event (the cards
+       the event names are marked) and after the step, each the table the engine recorded
+       at that moment (a <template> the page carries; -1: none, the step's own stands) */
     this.steps.forEach(function (step) {
       var lines = step.querySelectorAll(".narration li");
       var box = step.querySelector(".narration");
-      if (lines.length < 2 || !box) return;
+      var holder = step.querySelector(".moments");
+      var at = holder ? holder.getAttribute("data-at").split(" ").map(Number) : [];
+      var kept = holder ? holder.querySelectorAll("template") : [];
+      var drawn = step.querySelector(".step-table");
+      if (!box || !lines.length || (lines.length < 2 && !kept.length)) return;
+      var last = kept.length ? lines.length + 2 : lines.length;
       var bar = document.createElement("div");
       bar.className = "event-bar";
       var back = document.createElement("button");
       back.type = "button"; back.className = "ebtn eprev"; back.textContent = "\u2039";
-      back.setAttribute("aria-label", "Previous event");
+      back.setAttribute("aria-label", "Previous moment");
       var fwd = document.createElement("button");
       fwd.type = "button"; fwd.className = "ebtn enext"; fwd.textContent = "\u203a";
-      fwd.setAttribute("aria-label", "Next event");
+      fwd.setAttribute("aria-label", "Next moment");
       var say = document.createElement("span");
       say.className = "event-count";
       say.setAttribute("aria-live", "polite");
       bar.appendChild(back); bar.appendChild(say); bar.appendChild(fwd);
       var lab = box.querySelector(".label");
       box.insertBefore(bar, lab ? lab.nextSibling : box.firstChild);
+      var showing = null;
+      var table = function (k) {   /* the k-th kept table in place of the step's own */
+        if (showing) { showing.parentNode.removeChild(showing); showing = null; }
+        if (drawn) drawn.classList.toggle("moment-hidden", k >= 0);
+        if (k < 0 || !kept[k]) { if (drawn) drawn.classList.remove("moment-hidden"); return; }
+        showing = kept[k].content.firstElementChild.cloneNode(true);
+        showing.classList.add("moment-table");
+        if (drawn) drawn.parentNode.insertBefore(showing, drawn);
+      };
       step.eventAt = 0;
       var show = function (n) {
-        n = Math.max(0, Math.min(lines.length, n));
+        n = Math.max(0, Math.min(last, n));
         step.eventAt = n;
+        /* with moments: 1 before the step, 2..L+1 the events, L+2 after it */
+        var ev = kept.length ? n - 1 : n;
         var named = {};
         for (var k = 0; k < lines.length; k++) {
-          lines[k].classList.toggle("event-now", k === n - 1);
-          lines[k].classList.toggle("event-later", n > 0 && k >= n);
-          if (k === n - 1) (lines[k].getAttribute("data-cards") || "").split(" ").forEach(function (c) { if (c) named[c] = true; });
+          lines[k].classList.toggle("event-now", k === ev - 1);
+          lines[k].classList.toggle("event-later", n > 0 && k >= ev);
+          if (k === ev - 1) (lines[k].getAttribute("data-cards") || "").split(" ").forEach(function (c) { if (c) named[c] = true; });
         }
+        if (kept.length) table(n > 0 ? at[n - 1] : -1);
         var imgs = step.querySelectorAll("img.card[data-card]");
         for (var j = 0; j < imgs.length; j++) imgs[j].classList.toggle("named", !!named[imgs[j].getAttribute("data-card")]);
         step.classList.toggle("by-event", n > 0);
-        say.textContent = n ? "Event " + n + " of " + lines.length : lines.length + " events";
+        step.setAttribute("data-moment", String(n));
+        say.textContent = n === 0 ? lines.length + " event" + (lines.length === 1 ? "" : "s")
+          : kept.length && n === 1 ? "Before the step"
+          : kept.length && n === last ? "After the step"
+          : "Event " + ev + " of " + lines.length;
         back.setAttribute("aria-disabled", n === 0 ? "true" : "false");
-        fwd.setAttribute("aria-disabled", n === lines.length ? "true" : "false");
+        fwd.setAttribute("aria-disabled", n === last ? "true" : "false");
       };
       back.addEventListener("click", function () { show(step.eventAt - 1); });
       fwd.addEventListener("click", function () { show(step.eventAt + 1); });

@@ -165,7 +165,7 @@ BOMBS = {
     "a range bomb": ("\n{{ range(10 ** 9) | list }}", "more than the largest number"),
     "ranges in ranges": ("{% set ns = namespace(l=[]) %}\n{% for i in range(100000) %}"
                          "{% set ns.l = ns.l + (range(100000) | list) %}{% endfor %}",
-                         "more than 64,000,000 characters and items in all"),
+                         "more than 128,000,000 characters and items in all"),
     "a huge centre": ("\n{{ 'a' | center(10 ** 9) }}", "the filter 'center' was given "
                       "1,000,000,000"),
     "a replace blow-up": ("{% set s = 'x' * 1000000 %}\n{{ s | replace('x', s) }}",
@@ -177,15 +177,16 @@ BOMBS = {
     "a huge number": ("\n{{ 10 ** (10 ** 7) }}", "bits is larger than a template may make"),
     "a big output": ("{% for i in range(100000) %}\n{{ 'y' * 1000 }}{% endfor %}",
                      "output is larger than 16,000,000 characters"),
-    "much made, nothing kept": ("{% for i in range(100000) %}\n{% set x = 'y' * 1000 %}"
-                                "{% endfor %}", "more than 64,000,000 characters and items in "
+    "much made, nothing kept": ("{% for i in range(1000) %}{% for j in range(200) %}\n"
+                                "{% set x = 'y' * 1000 %}{% endfor %}{% endfor %}",
+                                "more than 128,000,000 characters and items in "
                                 "all"),
     "literal text in a loop": ("{% set l = range(100000) | list %}\n{% set kept %}"
                                "{% for a in l %}{% for b in l %}" + "z" * 2000 +
                                "{% endfor %}{% endfor %}{% endset %}", "the text a loop writes"),
     "a list grown in place": ("{% set l = [] %}\n{% for i in range(100000) %}"
                               "{% set x = l.extend(range(100000)) %}{% endfor %}",
-                              ("more than 64,000,000 characters and items in all",
+                              ("more than 128,000,000 characters and items in all",
                                "time limit")),   # a busy machine: the timer fires first
     "a macro without end": ("\n{% macro m(n) %}{{ m(n + 1) }}{% endmacro %}{{ m(0) }}",
                             "calls itself without end"),
@@ -281,7 +282,9 @@ def test_the_shipped_content_uses_a_small_part_of_each_limit(report):
         sandbox.SPENT.pop()
     assert len(spent) == len(views)
     assert max(s[1] for s in spent) < LIMITS.operations / 20
-    assert max(s[2] for s in spent) < LIMITS.made / 20
+    # each step's moments (the viewer's tables) are made as a macro's output, then joined
+    # into the page: Battle's page makes about 8.8 million characters for 1.8 million out
+    assert max(s[2] for s in spent) < LIMITS.made / 10
 
 
 # --------------------------------------------------------------------------- located errors

@@ -520,6 +520,9 @@ def test_events_inside_a_step_and_the_cards_that_moved(context, site, report):
     assert moved == s1.locator('img.card:not([data-card="back"])').count() > 0
     first_named = [str(c) for c in events[0].cards]
     s1.locator(".enext").click()
+    assert s1.locator(".event-count").inner_text() == "Before the step"
+    assert s1.locator("img.card.named").count() == 0
+    s1.locator(".enext").click()
     assert s1.locator(".event-count").inner_text() == f"Event 1 of {len(events)}"
     named = pg.eval_on_selector_all(f"#{ex}-s1 img.card.named", "xs => xs.map(x => x.dataset.card)")
     assert sorted(set(named)) == sorted(c for c in set(first_named) if c in named) and set(named) <= set(first_named)
@@ -532,6 +535,80 @@ def test_events_inside_a_step_and_the_cards_that_moved(context, site, report):
     pg.keyboard.press(".")
     assert s1.locator(".event-count").inner_text() == f"Event 2 of {len(events)}"
     assert not watch.problems
+
+
+#: in the page: every step's moments, the viewer's "Next" taking it to the step, then
+#: walked with the step's own "next moment" button from the step as drawn to after the
+#: step: at each, the places of the table then shown (each place's card codes, "back" for
+#: a card face down, and a pile's count)
+MOMENTS_JS = """() => Array.from(document.querySelectorAll('.step')).filter(st => st.querySelector('.moments'))
+  .map(st => {
+    const seen = () => {
+      const tables = Array.from(st.querySelectorAll('.step-table')).filter(t => t.offsetParent !== null);
+      if (tables.length !== 1) return 'tables shown: ' + tables.length;
+      const out = {};
+      for (const z of tables[0].querySelectorAll('.zone[data-zone]')) {
+        const n = z.querySelector('.zone-count');
+        out[z.dataset.zone] = [Array.from(z.querySelectorAll('img.card')).map(i => i.dataset.card),
+                               n ? n.textContent : null];
+      }
+      return out;
+    };
+    const next = st.closest('.viewer').querySelector('.vnext');
+    for (let k = 0; k < 400 && !st.classList.contains('current'); k++) next.click();
+    const fwd = st.querySelector('.enext');
+    const got = [];
+    for (let k = 0; k < 400 && fwd.getAttribute('aria-disabled') !== 'true'; k++) {
+      fwd.click();
+      got.push([st.querySelector('.event-count').textContent, seen()]);
+    }
+    return [st.id, got];
+  })"""
+
+
+def drawn(zones) -> dict:
+    """The places of a table as the site draws them (a pile of none shows no card)."""
+    out = {}
+    for z in zones:
+        codes = [] if z.style == "pile" and z.count == 0 else \
+            [str(c) if up else "back" for c, up in z.cards]
+        count = (f"{z.count} card{'s' if z.count != 1 else ''}"
+                 if z.style == "pile" and z.count is not None and codes else None)
+        out[z.id] = [codes, count]
+    return out
+
+
+def test_the_viewer_shows_the_engine_s_table_at_every_moment(browser, site, report):
+    """Issue 27, item 9: in every step of every game, the viewer shows the table before
+    the step, after each event (as the engine recorded it when it made the event) and
+    after the step, one table at a time, walked with the step's own buttons."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    walked = 0
+    try:
+        for gr in report.games:
+            pg, watch = open_page(ctx, site, f"{gr.game.slug}.html")
+            got = dict(pg.evaluate(MOMENTS_JS))
+            for rep in gr.replays:
+                before = rep.initial_table
+                for i, s in enumerate(rep.steps, 1):
+                    after = s.after if s.after is not None else s.table
+                    told = [e for e in s.events if e.text]
+                    sid = f"ex-{rep.example.id}-s{i}"
+                    if s.refusal is None and told:
+                        want = [["Before the step", drawn(before)]]
+                        want += [[f"Event {k} of {len(told)}",
+                                  drawn(e.moment if e.moment is not None else s.table)]
+                                 for k, e in enumerate(told, 1)]
+                        want.append(["After the step", drawn(after)])
+                        assert got.pop(sid) == want, sid
+                        walked += len(want)
+                    before = after
+            assert not got, f"{gr.game.slug}: steps with moments no replay has: {sorted(got)}"
+            assert not watch.problems, watch.problems
+            pg.close()
+    finally:
+        ctx.close()
+    assert walked > 1000  # 939 events and two moments a step, in the shipped games
 
 
 def test_without_javascript_every_step_is_listed(browser, site):
