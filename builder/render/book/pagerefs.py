@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from weasyprint.anchors import gather_anchors
 from weasyprint.formatting_structure import boxes
 from weasyprint.text.line_break import split_first_line
 
@@ -133,6 +134,7 @@ def fill_page_refs(doc, elsewhere: dict[str, int] | None = None) -> int:
     where = {**(elsewhere or {}), **anchor_pages(doc)}
     count = 0
     for page in doc.pages:
+        before = count
         for block in page._page_box.descendants():
             if not isinstance(block, boxes.BlockContainerBox):
                 continue
@@ -143,4 +145,16 @@ def fill_page_refs(doc, elsewhere: dict[str, int] | None = None) -> int:
                     shift = 0.0
                     for child in line.children:
                         shift = _walk(child, where, shift, right)
+        if count > before:
+            _relink(page)
     return count
+
+
+def _relink(page) -> None:
+    """Gather the page's links again: WeasyPrint took their rectangles from the boxes as
+    laid out, before the numbers changed the width of the placeholders and moved what
+    follows them on their lines (a link holding "5" where "00" was stood a digit too wide,
+    over the next link's first character)."""
+    links: list = []
+    gather_anchors(page._page_box, {}, links, [], {None: []})
+    page.links[:] = links

@@ -90,3 +90,21 @@ def test_a_reference_to_a_missing_anchor_is_an_error():
     doc = HTML(string=page("#nowhere", "")).render()
     with pytest.raises(PageRefError, match="nowhere"):
         fill_page_refs(doc)
+
+
+def test_the_links_follow_the_numbers():
+    """A link's rectangle is its text's once the number replaces the placeholder (WeasyPrint
+    gathered it from the boxes as laid out: a digit too wide, over the next link)."""
+    doc = HTML(string="""<style>@page { size: A6; margin: 10mm } p { font-size: 11pt }</style>
+    <p id="here"><a href="#here">one&nbsp;&middot;&nbsp;<span class="pg" data-ref="here">00</span></a>,
+    <a href="#there">two</a></p><h2 id="there">There</h2>""").render()
+    fill_page_refs(doc)
+    (first, second) = [link for link in doc.pages[0].links if link[0] == "internal"
+                       and link[3].element_tag == "a"]
+    number = number_box(doc, "here")
+    assert number.text == "1"
+    end = first[2][2]  # a rectangle: x0, y0, x1, y1
+    assert end == pytest.approx(number.position_x + number.width, abs=0.01)
+    comma = following(doc, number)  # ", " between the links
+    assert comma.text.startswith(",") and end <= comma.position_x + 0.01
+    assert second[2][0] == pytest.approx(following(doc, comma).position_x, abs=0.01)
