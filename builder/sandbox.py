@@ -867,7 +867,8 @@ PRODUCTS: dict[str, Product] = {
         globals=frozenset({"example_height", "comment_below", "step_layout", "page_ref",
                            "diagram_id", "no_lone_word"}),
         templates={"book/book.html.j2": frozenset({"book", "games"}),
-                   "book/front.html.j2": frozenset({"book", "games"})},
+                   "book/front.html.j2": frozenset({"book", "games"}),
+                   "book/index.html.j2": frozenset({"book", "groups"})},
         extensions=("jinja2.ext.do",)),
     "components": Product(
         globals=frozenset({"mm", "item_html", "label_html"}),

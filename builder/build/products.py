@@ -364,6 +364,7 @@ class BookRun:
         self.order: list = []
         self.child: Forked | None = None
         self.front = None
+        self.back = None  # the compendium's index, laid out with the front
 
     def start(self, games: list, children: list | None = None) -> None:
         """Queue ``games``' rulebooks, the costliest first, and fork the child that shares
@@ -410,10 +411,11 @@ class BookRun:
         content = self.report.content
         self.front = r.layout_front(r.front_html(views, content.intro, content.book,
                                                  content.words.compare_note))
+        self.back = r.layout_front(r.index_html(views, content.book))
 
     def bind(self, infos: list, target: Path) -> int:
         """Bind the written rulebooks (``infos``, in order) behind the front matter."""
-        n = self.renderer.bind_compendium(self.front, infos, target)
+        n = self.renderer.bind_compendium(self.front, infos, target, self.back)
         log.info(f"wrote pdf/{target.name} ({n} pages)")
         return n
 

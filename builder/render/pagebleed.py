@@ -122,18 +122,31 @@ LEAF = 4
 def pad_book(pdf: pikepdf.Pdf, leaf: int = LEAF) -> int:
     """Make a book's page count a multiple of ``leaf`` (issue 27, item 6) with blank pages
     put before its last page, which stays last: it is the back cover (the quick
-    reference). Returns the pages added; a sheet of pieces (:func:`is_book` false) gets
+    reference); after the last page of a book that ends with its index (the compendium).
+    Returns the pages added; a sheet of pieces (:func:`is_book` false) gets
     none."""
     if not is_book(pdf) or len(pdf.pages) < 2:
         return 0
     short = -len(pdf.pages) % leaf
     last = pdf.pages[-1]
+    # a book that ends with an index (the compendium's last part) has no back cover of its
+    # own there: the blanks follow the index
+    at = len(pdf.pages) if ends_with_index(pdf) else len(pdf.pages) - 1
     for _ in range(short):
         blank = pikepdf.Page(Dictionary(Type=Name.Page, MediaBox=Array(last.mediabox),
                                         Resources=Dictionary(),
                                         Contents=pdf.make_stream(b"")))
-        pdf.pages.insert(len(pdf.pages) - 1, blank)
+        pdf.pages.insert(at, blank)
     return short
+
+
+def ends_with_index(pdf: pikepdf.Pdf) -> bool:
+    """Whether the book's last pages are an index: its page labels' last range is the
+    index's ("Index 1", as ``book/bind.py`` labels the compendium's)."""
+    from .book.bind import INDEX_TITLE
+
+    nums = pdf.Root.get("/PageLabels", {}).get("/Nums", [])
+    return len(nums) >= 2 and str(nums[-1].get("/P", "")) == f"{INDEX_TITLE} "
 
 
 def bleed_book(pdf: pikepdf.Pdf, bleed: float = BLEED) -> bool:

@@ -12,6 +12,7 @@ import subprocess
 
 import pikepdf
 import pytest
+from pikepdf import Array, Dictionary, Name
 from PIL import Image, ImageChops
 from weasyprint import HTML
 
@@ -135,3 +136,15 @@ def test_a_book_is_padded_to_whole_folded_sheets_its_last_page_kept_last():
     with _book_of(6) as pdf:
         pdf.pages[0].obj.TrimBox = pikepdf.Array([5, 5, 100, 80])   # pieces: not a book
         assert pad_book(pdf) == 0 and len(pdf.pages) == 6
+
+
+def test_a_book_ending_with_its_index_gets_its_blanks_after_the_index():
+    """The compendium ends with its index, not a back cover: 13 pages, the last two the
+    index's ("Index 1", "Index 2"), get three blanks after them, the index kept whole."""
+    with _book_of(13) as pdf:
+        pdf.Root.PageLabels = Dictionary(Nums=Array([0, Dictionary(S=Name.D),
+                                                     11, Dictionary(S=Name.D, P=pikepdf.String("Index "), St=1)]))
+        index = [p.obj.Contents.read_bytes() for p in pdf.pages[11:]]
+        assert pad_book(pdf) == 3 and len(pdf.pages) == 16
+        assert [p.obj.Contents.read_bytes() for p in pdf.pages[11:13]] == index
+        assert all(p.obj.Contents.read_bytes() == b"" for p in pdf.pages[13:])

@@ -8,8 +8,9 @@ pikepdf) and merges what makes the whole a single, navigable and tagged book:
   the structure parent numbers of each part's pages and annotations renumbered;
 - the named destinations, so every cross-reference inside a part still lands (anchors carry
   the game's slug, so no two parts share a name);
-- the links of the front matter's contents, written as ``warbook-dest:<anchor>`` URIs
-  because the anchors live in the parts; they become links to the named destinations;
+- the links of the front matter's contents and of the index (bound as the last part),
+  written as ``warbook-dest:<anchor>`` URIs because the anchors live in the parts; they
+  become links to the named destinations;
 - the bookmarks: the front matter's, then one closed entry per part holding the part's own;
 - the page labels: i, ii ... for the front matter, then "War 1", "War 2" ... per part;
 - the fonts: each face's subsets (one per part) become one subset holding all their glyphs
@@ -35,6 +36,8 @@ from .tagging import scope_table_headers
 
 #: URI scheme of a link to an anchor in another part of the bound book
 DEST_SCHEME = "warbook-dest:"
+#: the title of the index, bound as the last part (its pages labelled "Index 1" ...)
+INDEX_TITLE = "Index"
 
 
 @dataclass
@@ -119,16 +122,6 @@ def bind(front: Path, parts: list[Part], target: Path) -> int:
     next_key = max((int(k) for k in nums[0::2]), default=-1) + 1
     dests = _number_tree(root.get("/Names", {}).get("/Dests"))
 
-    # the front matter's links to anchors in the parts
-    for page in book.pages:
-        for annot in page.get("/Annots", []):
-            action = annot.get("/A")
-            if action is not None and action.get("/S") == Name.URI:
-                uri = str(action.URI)
-                if uri.startswith(DEST_SCHEME):
-                    del annot["/A"]
-                    annot.Dest = String(uri[len(DEST_SCHEME):])
-
     labels = Array([0, Dictionary(S=Name("/r"))])
     if len(book.pages) % 2:
         _blank_after(book)
@@ -176,6 +169,16 @@ def bind(front: Path, parts: list[Part], target: Path) -> int:
                 outline.root.append(item)
             if len(src.pages) % 2 and part is not parts[-1]:
                 _blank_after(book)
+
+    # the front matter's and the index's links to anchors in the parts
+    for page in book.pages:
+        for annot in page.get("/Annots", []):
+            action = annot.get("/A")
+            if action is not None and action.get("/S") == Name.URI:
+                uri = str(action.URI)
+                if uri.startswith(DEST_SCHEME):
+                    del annot["/A"]
+                    annot.Dest = String(uri[len(DEST_SCHEME):])
 
     pairs = sorted(zip(dests[0::2], dests[1::2]), key=lambda p: str(p[0]).encode("utf-8"))
     root.Names = Dictionary(Dests=Dictionary(Names=Array([x for p in pairs for x in p])))

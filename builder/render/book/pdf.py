@@ -831,29 +831,48 @@ class BookRenderer:
         )
         return self.env.get_template("book/front.html.j2").render(book=book, games=games)
 
+    def index_html(self, games: list[GameView], look: Book) -> str:
+        """The compendium's index (``backindex.py``) as HTML, bound after the last part."""
+        from .backindex import compendium_index
+
+        book = self._book(title=f"{look.title}: {look.subtitle}" if look.subtitle else look.title,
+                          compendium=True)
+        return self.env.get_template("book/index.html.j2").render(
+            book=book, groups=compendium_index(games))
+
     def layout_front(self, html: str):
         """Lay the front matter out; the page numbers of the parts' sections stay
         placeholders until ``bind_compendium`` knows them, so this can run while the
         rulebooks are still being written."""
         return self._html(html, fill=False)
 
-    def bind_compendium(self, front, books: list["BookInfo"], target: Path) -> int:
-        """Bind the written rulebooks into one book behind the laid-out front matter.
+    def bind_compendium(self, front, books: list["BookInfo"], target: Path, back=None) -> int:
+        """Bind the written rulebooks into one book behind the laid-out front matter, and
+        the laid-out index (``back``, if given) after them.
 
         The rulebooks are not laid out again: their PDFs become the book's parts (see
         ``bind``), each keeping its own page numbers (the PDF's page labels say "War 3"),
-        and the front matter is numbered i, ii, iii. The contents prints, for every
-        section, the page of its part on which the heading landed in the rulebook.
+        and the front matter is numbered i, ii, iii. The contents and the index print, for
+        every section, rule and term, the page of its part on which it landed in the
+        rulebook; the index's own pages are numbered as a part of its own ("Index 1").
         """
-        from .bind import Part, bind
+        from .bind import INDEX_TITLE, Part, bind
 
-        fill_page_refs(front, {a: p for b in books for a, p in b.pages.items()})
+        pages = {a: p for b in books for a, p in b.pages.items()}
+        fill_page_refs(front, {**pages, **(anchor_pages(back) if back is not None else {})})
         front_path = target.with_name(f".{target.stem}-front.pdf")
+        back_path = target.with_name(f".{target.stem}-index.pdf")
         try:
             front.write_pdf(str(front_path), pdf_variant=PDF_VARIANT)
-            n = bind(front_path, [Part(b.title, b.path) for b in books], target)
+            parts = [Part(b.title, b.path) for b in books]
+            if back is not None:
+                fill_page_refs(back, pages)
+                back.write_pdf(str(back_path), pdf_variant=PDF_VARIANT)
+                parts.append(Part(INDEX_TITLE, back_path))
+            n = bind(front_path, parts, target)
         finally:
             front_path.unlink(missing_ok=True)
+            back_path.unlink(missing_ok=True)
         self.pages += n
         return n
 

@@ -216,6 +216,9 @@ def test_compendium(built, report):
     current = None
     for line in toc_lines:
         line = norm(line)
+        if line == "Index Index \u00b7 1":  # the index, the book's last part
+            current = None
+            continue
         part = [t for t in titles if line == f"{t} {t} \u00b7 1"]
         if part:  # a part's heading and its first page: the numbers below are its pages
             current = part[0]
@@ -261,7 +264,8 @@ def test_compendium_is_one_tagged_navigable_book(built, report):
         (document,) = list(struct.K) if isinstance(struct.K, pikepdf.Array) else [struct.K]
         assert document.S == "/Document"
         kinds = [str(k.S) for k in document.K]
-        assert kinds == ["/Sect"] + ["/Part"] * len(report.content.games), kinds
+        # the front matter, then the parts: each game, and the index last
+        assert kinds == ["/Sect"] + ["/Part"] * (len(report.content.games) + 1), kinds
         assert all(k.P.objgen == document.objgen for k in document.K)
 
         nums = _flat(struct.ParentTree)
@@ -295,7 +299,7 @@ def test_compendium_is_one_tagged_navigable_book(built, report):
         labels = _flat(pdf.Root.PageLabels)
         starts = {int(k): v for k, v in zip(labels[0::2], labels[1::2])}
         parts = [(k, str(v.P).strip()) for k, v in starts.items() if "/P" in v]
-        assert [t for _, t in parts] == [g.title for g in report.content.games]
+        assert [t for _, t in parts] == [g.title for g in report.content.games] + ["Index"]
         assert all(k % 2 == 0 for k, _ in parts), parts
         # the contents' links land on the pages whose headings they name
         first = {t: k for k, t in parts}
@@ -305,6 +309,52 @@ def test_compendium_is_one_tagged_navigable_book(built, report):
                 slug = name[:-len("--cover")]
                 game = next(g for g in report.content.games if g.slug == slug)
                 assert page_ids[dests[name][0].objgen] == first[game.title]
+
+
+def test_compendium_index_names_the_pages_its_links_land_on(built, report):
+    """Issue 27, item 6: the compendium ends with an index of every glossary term and
+    numbered rule. Each reference is a link; the page it prints ("3.2 · 4") is the folio of
+    the page it lands on (the page label "Battle Lines 4"), and the part its entry names
+    is that page's part."""
+    import pdfplumber
+    import pikepdf
+
+    path = built / "pdf" / "compendium.pdf"
+    labels = reader(path).page_labels
+    first = next(i for i, label in enumerate(labels) if label == "Index 1")
+    assert labels[-1].startswith("Index ")
+    with pikepdf.open(path) as pdf, pdfplumber.open(path) as plumb:
+        page_ids = {p.obj.objgen: i for i, p in enumerate(pdf.pages)}
+        flat = _flat(pdf.Root.Names.Dests)
+        dests = {str(k): v for k, v in zip(flat[0::2], flat[1::2])}
+        checked, games = 0, set()
+        for i in range(first, len(pdf.pages)):
+            height = float(pdf.pages[i].mediabox[3])
+            chars = plumb.pages[i].chars
+            widest: dict[str, tuple] = {}  # a link's whole box (its page number has one too)
+            for annot in pdf.pages[i].obj.get("/Annots", []):
+                if "/Dest" in annot:
+                    xs = sorted(float(v) for v in annot.Rect[0::2])
+                    ys = sorted(height - float(v) for v in annot.Rect[1::2])
+                    box = (xs[0], ys[0], xs[1], ys[1])
+                    name = str(annot.Dest)
+                    if name not in widest or box[2] - box[0] > widest[name][2] - widest[name][0]:
+                        widest[name] = box
+            for name, (x0, top, x1, bottom) in widest.items():
+                said = "".join(c["text"] for c in chars
+                               if x0 < (c["x0"] + c["x1"]) / 2 < x1 and top < (c["top"] + c["bottom"]) / 2 < bottom)
+                m = re.fullmatch(r"(glossary|[\dG][\d.]*)\s*\u00b7\s*(\d+)", norm(said))
+                assert m, (said, name)
+                landed = labels[page_ids[dests[name][0].objgen]]
+                game, folio = landed.rsplit(" ", 1)
+                assert folio == m.group(2), (said, landed)
+                games.add(game)
+                checked += 1
+    assert checked > 300
+    assert games == {g.title for g in report.content.games}
+    # an entry two games share is one entry: Dealing is a rule of War and of Peace
+    text = norm(" ".join(page_text(path, i) for i in range(first, len(labels))))
+    assert text.count("Dealing War 3.1") == 1 and "Peace 3.1" in text
 
 
 @pytest.mark.parametrize("slug", ["war", "battle"])
