@@ -135,6 +135,8 @@ class Replayer:
         self.game = game
         self.gamedef = gamedef
         self.diags = diags
+        #: the engine's lines already warned of an event made before its change
+        self.told_early_seen: set[tuple[str, int]] = set()
 
     def setup_error_where(self, ex: Example, where: tuple) -> Located:
         """Follow a setup key path such as ("piles", "p1.deck", 3) to its line; an option
@@ -281,6 +283,7 @@ class Replayer:
                 except Exception as e:  # the game's own code failed: said with this step
                     e.add_note(f"replaying {label} of {where.path}:{where.line}")
                     raise
+            start = state.table()
             done = (self.replay_turn(step, state, label) if step.parts is not None
                     else self.apply_one(step, state, node, label, before))
             if done is None:
@@ -290,6 +293,7 @@ class Replayer:
                 replay.rules_cited.add(ev.rule)
             table = state.take_shown()
             after = state.table()
+            self.warn_told_early(start, events, after, label)
             view = state.view()
             expected_keys: list[str] = []
             ok = True
@@ -472,6 +476,28 @@ class Replayer:
             refusal=refusal))
         return True
 
+    def warn_told_early(self, start: list[Zone], events: list[Event], after: list[Zone],
+                        label: str) -> None:
+        """Warn, once per line of the engine, about an event made before the change it
+        tells (:func:`told_early`): the website's viewer would show each such moment one
+        change late."""
+        found = told_early(start, events, after)
+        if found is None:
+            return
+        ev, card, place = found
+        path, line = ev.made_at or ("", 0)
+        if (path, line) in self.told_early_seen:
+            return
+        self.told_early_seen.add((path, line))
+        from . import faults
+
+        self.diags.warning(
+            Located(faults.shown(path), line) if path else Located(f"{self.game.dir}/game.yaml", 1),
+            f"event '{ev.kind}' is made before the change it tells: in the table as it lies "
+            f"when the event is made, {card} is still in '{place}', which it leaves in this "
+            f"step ({label}), so the website's viewer shows that moment before the change; "
+            f"make the event once the card has moved")
+
     def rule_label(self, rid: str) -> str:
         if not rid:
             return ""
@@ -553,6 +579,32 @@ class Replayer:
         detail = missing_event_detail(want, missing, events, names)
         self.diags.error(at, f"{label}: events: {msg}", detail=f"{detail}\n{before}")
         return False
+
+
+def _places(table: list[Zone]) -> dict[str, str]:
+    """Where each card the table shows lies: card code -> zone id."""
+    return {str(c): z.id for z in table for c, _ in z.cards}
+
+
+def told_early(start: list[Zone], events: list[Event], after: list[Zone]
+               ) -> tuple[Event, str, str] | None:
+    """The first event naming a card that the step moves (it lies elsewhere once the step
+    has resolved) while the table of every event's moment still shows it where it lay
+    before the step: the engine made its events before the changes they tell. Cards the
+    tables do not show (deep in a pile) are not judged. (event, card, its place) or None."""
+    moments = [_places(e.moment) for e in events if e.moment is not None]
+    if not moments:
+        return None
+    was, now = _places(start), _places(after)
+    for e in events:
+        if e.moment is None:
+            continue
+        for card in map(str, e.cards):
+            place = was.get(card)
+            if place is not None and now.get(card, place) != place \
+                    and all(m.get(card) == place for m in moments):
+                return e, card, place
+    return None
 
 
 def compare(want: Any, got: Any) -> tuple[bool, str, str]:

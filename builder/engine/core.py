@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
 import warnings
 from collections import Counter
 from contextvars import ContextVar
@@ -480,11 +481,16 @@ class Event:
     #: viewer, which shows each moment of a step; None in lean play, outside a step, or
     #: when the game's ``table()`` cannot be drawn halfway through its step
     moment: list[Zone] | None = field(default=None, compare=False, repr=False)
+    #: where the engine made the event (file, line), taken with ``moment``: the check's
+    #: warning about an event made before its change points there
+    made_at: tuple[str, int] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         state = _STEPPING.get()
         if state is not None:
             self.moment = state._moment()
+            caller = sys._getframe(2)  # past the dataclass's __init__: the engine's line
+            self.made_at = (caller.f_code.co_filename, caller.f_lineno)
 
     def narrate(self, names: dict[str, str] | None = None) -> str:
         names = names or {}
