@@ -15,12 +15,14 @@ A chapter's last page may be short: a page is a **chapter end** when the next pa
 a top-level entry of the book's outline (its bookmarks), or it is the book's last page.
 The cover (page 1, a page of its own design) is left out. Reported: per book, its pages,
 mean fill, and the pages under ``--under`` (0.6) that are not chapter ends, with their
-numbers; then the totals.
+numbers, and the pages where an example's heading stands in the bottom 15 % of the text
+block (issue 27: none should); then the totals.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -83,8 +85,35 @@ def page_fills(path: Path) -> list[dict]:
                 + column_fill(px, width, mid, x1, y0, y1)) / 2
         out.append({"page": number, "fill": round(fill, 3),
                     "chapter_end": i + 1 in starts or i == len(pdf) - 1,
-                    "cover": i == 0})
+                    "cover": i == 0,
+                    "low_heading": _low_heading(page, m.top, h_pt / 72 * 25.4 - m.bottom)})
     return out
+
+
+#: an example's heading is set at 11.5 pt (book.css .ex-title); the running heads and
+#: the text that names an example are smaller
+HEADING_PT = 11
+
+
+def _low_heading(page, top_mm: float, bottom_mm: float) -> bool:
+    """Whether an example's heading ("Example 5 ...", at ``HEADING_PT`` or larger) stands
+    in the bottom 15 % of the page's text block (issue 27: none should)."""
+    import pypdfium2.raw as raw
+
+    text = page.get_textpage()
+    h_pt = page.get_size()[1]
+    limit = top_mm + 0.85 * (bottom_mm - top_mm)
+    found = text.search("Example ", match_case=True)
+    while (hit := found.get_next()) is not None:
+        index, _ = hit
+        if raw.FPDFText_GetFontSize(text.raw, index) < HEADING_PT:
+            continue
+        if re.match(r"Example \d+\s*:", text.get_text_range(index, 14)):
+            continue  # an entry of the contents ("Example 9: A round for three")
+        _, _, _, y_top = text.get_charbox(index)
+        if (h_pt - y_top) / 72 * 25.4 > limit:
+            return True
+    return False
 
 
 def main(argv: list[str]) -> int:
@@ -102,27 +131,32 @@ def main(argv: list[str]) -> int:
         print(f"no rulebooks in {output / 'pdf'}: run warbook build first", file=sys.stderr)
         return 1
     report = {}
-    total_pages = total_short = 0
+    total_pages = total_short = total_low = 0
     total_fill = 0.0
     for path in books:
         pages = [p for p in page_fills(path) if not p["cover"]]
         short = [p["page"] for p in pages if p["fill"] < under and not p["chapter_end"]]
+        low = [p["page"] for p in pages if p["low_heading"]]
+        total_low += len(low)
         mean = sum(p["fill"] for p in pages) / len(pages)
         report[path.name] = {"pages": len(pages) + 1, "mean_fill": round(mean, 3),
-                             "short_pages": short, "fills": pages}
+                             "short_pages": short, "low_headings": low, "fills": pages}
         total_pages += len(pages)
         total_short += len(short)
         total_fill += sum(p["fill"] for p in pages)
         if not as_json:
             print(f"{path.name:34} {len(pages) + 1:4} pages  mean fill {mean:5.1%}  "
                   f"under {under:.0%} (not a chapter end): {len(short):3}"
-                  + (f"  pp. {', '.join(map(str, short))}" if short else ""))
+                  + (f"  pp. {', '.join(map(str, short))}" if short else "")
+                  + (f"; example headings in the bottom 15 %: pp. {', '.join(map(str, low))}"
+                     if low else ""))
     if as_json:
         print(json.dumps(report, indent=1))
     else:
         print(f"{'all books':34} {total_pages:4} pages (covers left out)  mean fill "
               f"{total_fill / total_pages:5.1%}  under {under:.0%}: {total_short} "
-              f"({total_short / total_pages:.0%} of the pages)")
+              f"({total_short / total_pages:.0%} of the pages); example headings in the "
+              f"bottom 15 % of a page: {total_low}")
     return 0
 
 
