@@ -187,10 +187,10 @@ LABEL_LINES = 3
 #: the room (mm) under a label's last line, down to the cards or an empty place's outline
 #: (its ink then stands some 0.6 mm clear: ``clearance.CLEAR`` asks 0.25)
 LABEL_GAP = 0.7
-#: the heights (mm) the geometry gives the labels above the cards and the counts below
-LABEL_H = LABEL_LINES * LABEL.line + LABEL_GAP
 #: the marks drawn round a card, outside it (``marks.card_shapes``)
 RINGED = {"moved", "won"}
+#: the height (mm) the geometry gives the counts below the cards (a label's band is as
+#: tall as its words: ``_label_lines``)
 FOOT_H = FOOT.line + 0.3
 #: room (mm) left either side of a column's words
 WORD_PAD = 0.6
