@@ -53,6 +53,9 @@ CODE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+-]{0,15}$")
 #: them as words ("none" passes, "all" takes everything)
 RESERVED_CODES = {"yes", "no", "on", "off", "true", "false", "null", "none", "y", "n",
                   "all", "pass", "any"}
+#: how many cards must hold a whole number in a field before text in it on a few others
+#: (one, or a tenth of the cards) is warned of as a slip (``DeckReader.warn_odd_cells``)
+ODD_CELL_MIN = 3
 #: a field's name: a Python name, since the engine reads it as ``card.field``
 FIELD_RE = re.compile(r"^[a-z_][a-z0-9_]{0,31}$")
 #: what a card cannot have as a field (its own attributes)
@@ -469,7 +472,29 @@ class DeckReader(Reader):
                                                             limits.MAX_DECK_CARDS,
                                                             "cards per deck, copies counted"))
             return None
+        self.warn_odd_cells(rows)
         return good if ok else None
+
+    def warn_odd_cells(self, rows: list[tuple[dict, dict]]) -> None:
+        """A field that is a whole number on all the other cards but text on a few (a
+        typing slip: "lots", "7a", "O" for 0) is warned of at each such cell: an engine that
+        compares or adds it would fail on that card only, at its own line, far from here."""
+        columns: dict[str, list[tuple[Any, Located, Any]]] = {}
+        for row, where in rows:
+            for key, value in row.items():
+                if key not in RESERVED and value is not None:
+                    columns.setdefault(key, []).append((value, where.get(key, where[""]),
+                                                        row.get("code")))
+        for key, cells in columns.items():
+            numbers = [v for v, _, _ in cells if isinstance(v, int) and not isinstance(v, bool)]
+            odd = [(v, at, code) for v, at, code in cells if isinstance(v, str)]
+            if not odd or len(numbers) < ODD_CELL_MIN or len(odd) > max(1, len(cells) // 10):
+                continue
+            for value, at, code in odd[:3]:
+                self.diags.warning(at, f"card '{code}': {key} is {describe(value)}, where the "
+                                       f"other cards' {key} is a whole number (such as "
+                                       f"{numbers[0]}); an engine that compares or adds it "
+                                       f"would fail on this card")
 
 
 def names_of(names: list[tuple[int, str]]) -> set[str]:

@@ -430,3 +430,18 @@ def test_a_face_of_another_type_is_refused_and_a_near_face_suggested(colours):
     assert game_errors(report) == [
         "content/high-colours/game.yaml:32:49: error: deck 'colours': face: no file 'fase.svg' "
         "in content/high-colours/; did you mean 'face.svg'?"]
+
+
+def test_text_in_a_field_every_other_card_holds_a_number_is_warned_of_at_its_cell(colours):
+    """A typing slip ("lots" for a number) would fail the engine on that card only, far from
+    the deck file: the reader warns at the cell, and still makes the deck."""
+    row = "B9,Blue 9,blue,lots,2\n"
+    errors, report = with_csv(colours, HEADER + GOOD + row)
+    warnings = [d.format().splitlines()[0] for d in report.diagnostics if d.severity == "warning"]
+    assert warnings == [f"{CSV}:7:{col(row, 'lots')}: warning: card 'B9': number is 'lots', "
+                        f"where the other cards' number is a whole number (such as 6); an "
+                        f"engine that compares or adds it would fail on this card"]
+    # a field that is text on many cards is a field of text: nothing is said
+    mixed = "B9,Blue 9,blue,many,2\nB8,Blue 8,blue,few,2\n"
+    _, report = with_csv(colours, HEADER + GOOD + mixed)
+    assert not [d for d in report.diagnostics if d.severity == "warning"]
