@@ -8,7 +8,7 @@ diagram reads the same on paper and on screen. Only the link targets differ, thr
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from ..check import GameReport, Replay, StepRecord
@@ -281,6 +281,9 @@ class GameView:
     numbers: Any = None
     #: the table ready to play, dealt by the engine (None without an engine)
     table: "Diagram | None" = None
+    #: the same table for the book's quick reference: a diagram of its own, so that the
+    #: book's fitting (which keys a diagram's size by the diagram) draws each where it is
+    quick_table: "Diagram | None" = None
     #: an example draws a place the table may not look into (a hand) face up, marked as
     #: hidden (``ZoneView.hidden``): the examples' lead says how
     hidden: bool = False
@@ -371,6 +374,7 @@ class Presenter:
         if view.numbers is not None and view.numbers.time:
             view.time = view.numbers.time  # measured on played games, not typed
         view.table = self.opening_table(g)
+        view.quick_table = replace(view.table) if view.table is not None else None
         for i, rep in enumerate(gr.replays, start=1):
             view.examples.append(self.example(rep, i, md, index))
         view.hidden = any(z is not None and z.hidden for e in view.examples

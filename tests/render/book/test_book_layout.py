@@ -153,3 +153,24 @@ def test_the_words_of_a_smaller_diagram_stay_at_7_pt():
     assert sizes == {(r.text, round(r.size, 4)) for r in pdf.diagram_runs(small)}
     assert small.card == 8.0 and small.height < big.height
     assert pdf.diagram_clashes(small) == []
+
+
+def test_the_quick_reference_draws_its_own_table(report):
+    """The table ready to play stands at the front (At a glance) and on the back cover;
+    the fitting sizes a diagram by the diagram, so each is its own: the front's drawn
+    smaller leaves the back cover's as it is."""
+    import re
+
+    r = BookRenderer(Settings(content_root=Path("content"), output=Path("unused")))
+    gr = next(g for g in report.games if g.game.slug == "war")
+    g, html = r.book_html(gr)
+
+    def drawn(html: str, section: str) -> tuple[str, str]:  # (its key, its diagram's height)
+        m = re.search(rf'id="{section}".*?data-step="(\d+)".*?min-height: ([\d.]+)mm', html, re.S)
+        return m.group(1), m.group(2)
+
+    (glance, front), (back, cover) = drawn(html, "war--glance"), drawn(html, "war--quickref-sec")
+    assert glance != back
+    r._plan[int(glance)] = 8.0   # the front's cards drawn smaller, as fit_plan would
+    html = r._game_html(g)
+    assert drawn(html, "war--glance")[1] != front and drawn(html, "war--quickref-sec")[1] == cover
