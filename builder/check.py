@@ -485,14 +485,14 @@ class Replayer:
         if found is None:
             return
         ev, card, place = found
-        path, line = ev.made_at or ("", 0)
+        path, line = ev.made_at  # taken with its moment, which told_early needs
         if (path, line) in self.told_early_seen:
             return
         self.told_early_seen.add((path, line))
         from . import faults
 
         self.diags.warning(
-            Located(faults.shown(path), line) if path else Located(f"{self.game.dir}/game.yaml", 1),
+            Located(faults.shown(path), line),
             f"event '{ev.kind}' is made before the change it tells: in the table as it lies "
             f"when the event is made, {card} is still in '{place}', which it leaves in this "
             f"step ({label}), so the website's viewer shows that moment before the change; "

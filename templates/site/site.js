@@ -196,9 +196,10 @@
       var showing = null;
       var table = function (k) {   /* the k-th kept table in place of the step's own */
         if (showing) { showing.parentNode.removeChild(showing); showing = null; }
-        if (drawn) drawn.classList.toggle("moment-hidden", k >= 0);
-        if (k < 0 || !kept[k]) { if (drawn) drawn.classList.remove("moment-hidden"); return; }
-        showing = kept[k].content.firstElementChild.cloneNode(true);
+        var other = k >= 0 ? kept[k] : null;
+        if (drawn) drawn.classList.toggle("moment-hidden", !!other);
+        if (!other) return;
+        showing = other.content.firstElementChild.cloneNode(true);
         showing.classList.add("moment-table");
         if (drawn) drawn.parentNode.insertBefore(showing, drawn);
       };
@@ -218,7 +219,6 @@
         var imgs = step.querySelectorAll("img.card[data-card]");
         for (var j = 0; j < imgs.length; j++) imgs[j].classList.toggle("named", !!named[imgs[j].getAttribute("data-card")]);
         step.classList.toggle("by-event", n > 0);
-        step.setAttribute("data-moment", String(n));
         say.textContent = n === 0 ? lines.length + " event" + (lines.length === 1 ? "" : "s")
           : kept.length && n === 1 ? "Before the step"
           : kept.length && n === last ? "After the step"

@@ -320,9 +320,9 @@ def _place_words(z) -> str:
 def diagram_clashes(g) -> list[clearance.Clash]:
     """Where a placed diagram's words would touch its cards, marks or each other
     (``clearance``): an empty list for a diagram that prints clean."""
-    art = diagram_art(g)
     words = [clearance.Words(p.zone.id, _place_words(p.zone), part, tuple(runs))
              for p in g.zones for part, runs in zone_words(p, g)]
+    art = diagram_art(g, runs=[r for w in words for r in w.runs])
     things: list[tuple[str, clearance.Box]] = []
     for p in g.zones:
         for c, x, y in p.cards:
@@ -391,10 +391,12 @@ def _owner_line(p) -> tuple[list[Run], tuple[float, float] | None]:
     return runs, (runs[0].x - SIGN_ROOM + SIGN_R, cy)
 
 
-def diagram_art(g) -> Art:
+def diagram_art(g, runs: list[Run] | None = None) -> Art:
     """A placed diagram (``present.Geometry``) as what ``stamp`` draws: the felt, the
-    cards where they lie, the outline of each empty place, the marks and the words."""
-    art = Art(width=g.width, height=g.height, felt=FELT, edge=FELT_EDGE, runs=diagram_runs(g))
+    cards where they lie, the outline of each empty place, the marks and the words
+    (``runs``: its words already set, ``diagram_runs``'s)."""
+    art = Art(width=g.width, height=g.height, felt=FELT, edge=FELT_EDGE,
+              runs=diagram_runs(g) if runs is None else runs)
     for p in g.zones:
         for c, x, y in p.cards:
             art.cards.append((c.art, x, y, g.card, g.card_h))
@@ -817,7 +819,7 @@ class BookRenderer:
         introduction when there is one, and the comparison table) as HTML; ``look``: the
         project's title; ``compare_note``: a line under the comparison's heading."""
         book = self._book(
-            title=f"{look.title}: {look.subtitle}" if look.subtitle else look.title,
+            title=_project_title(look),
             heading=look.title, tagline=look.subtitle, credits=look.credits,
             logo="logo:book" if look.logo else "",
             compendium=True,
@@ -835,8 +837,7 @@ class BookRenderer:
         """The compendium's index (``backindex.py``) as HTML, bound after the last part."""
         from .backindex import compendium_index
 
-        book = self._book(title=f"{look.title}: {look.subtitle}" if look.subtitle else look.title,
-                          compendium=True)
+        book = self._book(title=_project_title(look), compendium=True)
         return self.env.get_template("book/index.html.j2").render(
             book=book, groups=compendium_index(games))
 
@@ -875,6 +876,11 @@ class BookRenderer:
             back_path.unlink(missing_ok=True)
         self.pages += n
         return n
+
+
+def _project_title(look: Book) -> str:
+    """The compendium's title, as its documents' metadata give it: "Title: subtitle"."""
+    return f"{look.title}: {look.subtitle}" if look.subtitle else look.title
 
 
 #: the compendium's cover when every game plays the French 52
