@@ -174,6 +174,15 @@ class OneOf(Choice):
     def describe(self) -> str:
         return ", ".join(fmt_value(v) for v in self.values)
 
+    def why_illegal(self, value: Any) -> str:
+        import difflib
+
+        words = [str(v) for v in self.values if isinstance(v, str)]
+        near = difflib.get_close_matches(value, words, n=1, cutoff=0.75) \
+            if isinstance(value, str) and words else []
+        # a word mistyped ("diamods"): the word it is close to, if one is close
+        return super().why_illegal(value) + (f" (did you mean '{near[0]}'?)" if near else "")
+
 
 class IntRange(Choice):
     """A whole number from ``lo`` to ``hi`` inclusive."""

@@ -41,6 +41,16 @@ def test_one_of_reads_values_and_cards():
     assert not hand.is_forced() and OneOf(["turn"], rule="r").is_forced()
 
 
+def test_a_mistyped_word_is_answered_with_the_word_it_is_close_to():
+    suits = OneOf(["clubs", "diamonds", "hearts", "spades"], rule="eights")
+    assert suits.refusal("diamods") == ("eights", "diamods is not allowed here; the legal "
+                                        "choices are clubs, diamonds, hearts, spades "
+                                        "(did you mean 'diamonds'?)")
+    assert suits.refusal("moon")[1].endswith("hearts, spades")   # nothing close: no guess
+    hand = OneOf(cards("KS 7H"), rule="play")                    # cards: no guess either
+    assert "did you mean" not in hand.refusal(Card("K", "H"))[1]
+
+
 def test_int_range():
     count = IntRange(1, 5, rule="c-draw-count", what="number of cards")
     assert count.parse("3") == 3 and count.parse(4) == 4
