@@ -734,10 +734,31 @@ def main(argv: list[str] | None = None) -> int:
 
     logs.install(logs.LEVELS["verbose" if args.verbose else "quiet" if args.quiet
                              else "default"])
+    previous = sys.unraisablehook
+    sys.unraisablehook = keep_interrupts
     try:
         return run(args)
     finally:
+        sys.unraisablehook = previous
         logs.uninstall()
+
+
+def keep_interrupts(unraisable) -> None:
+    """Python drops an exception raised in a ``__del__`` with an "Exception ignored"
+    traceback, so a Ctrl-C (or serve's SIGTERM) that lands while the garbage collector
+    runs one mid-build would be lost: the build would go on, the server serve on. Such an
+    interrupt is sent again instead, from another thread a moment later, so that it lands
+    once the finalizer is done (sent from here, it would be raised inside this hook, and
+    lost again); anything else is printed as Python does."""
+    if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+        import signal
+        import threading
+
+        again = threading.Timer(0.02, os.kill, (os.getpid(), signal.SIGINT))
+        again.daemon = True
+        again.start()
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def run(args) -> int:

@@ -640,7 +640,12 @@ def serve_locked(settings, port: int = 8000, paper_from_book: bool = True,
     inbox.close()
     stop = threading.Event()
 
-    def terminate(signum, frame):  # a SIGTERM stops as cleanly as Ctrl-C
+    def interrupt(signum, frame):
+        """Ctrl-C or a SIGTERM: stop, and remember it. The KeyboardInterrupt alone can be
+        lost: raised inside a ``__del__`` that the garbage collector runs mid-build (say,
+        WeasyPrint's font configuration's), it is printed as "ignored" and the build goes
+        on. The watcher sees ``stop`` set at its next step and ends the loop anyway."""
+        stop.set()
         raise KeyboardInterrupt
 
     def shown(error: str | None) -> None:
@@ -651,7 +656,8 @@ def serve_locked(settings, port: int = 8000, paper_from_book: bool = True,
     def build_and_measure() -> None:
         report_outcome(rebuild(settings, shown, paper_from_book, measuring.follow))
 
-    previous = signal.signal(signal.SIGTERM, terminate)
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous_int = signal.signal(signal.SIGINT, interrupt)
     try:
         log.info(f"building {content} into {out}")
         build_and_measure()
@@ -681,11 +687,13 @@ def serve_locked(settings, port: int = 8000, paper_from_book: bool = True,
                 measuring.cancel()
             log.info(f"changed: {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}")
             build_and_measure()
+        raise KeyboardInterrupt  # the watcher ends only once ``stop`` is set: interrupted
     except KeyboardInterrupt:
         log.info("stopping")
     finally:
         measuring.cancel()
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
         stop.set()
         try:
             outbox.send(("stop", None))
