@@ -864,7 +864,8 @@ PRODUCTS: dict[str, Product] = {
             "site/404.html.j2": _SITE_PAGE | {"base_href"},
         }),
     "book": Product(
-        globals=frozenset({"example_height", "comment_below", "step_layout", "page_ref",
+        globals=frozenset({"example_height", "comment_below", "example_columns", "column_layout",
+                           "step_layout", "page_ref",
                            "diagram_id", "no_lone_word"}),
         templates={"book/book.html.j2": frozenset({"book", "games"}),
                    "book/front.html.j2": frozenset({"book", "games"}),

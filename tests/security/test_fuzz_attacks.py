@@ -61,7 +61,8 @@ LOCATED_ANYWHERE = re.compile(r"(?m)(?P<path>[^\s:'\"]+):(?P<line>\d+):(?P<col>\
 JINJA_GLOBALS = ["range", "lipsum", "cycler", "joiner", "namespace", "dict", "self"]
 CONTEXT_NAMES = {"site": ["pdf", "games", "nav", "page_name", "describe", "short_title"],
                  "book": ["book", "games", "example_height", "diagram_id", "page_ref",
-                          "step_layout", "comment_below"],
+                          "step_layout", "comment_below", "example_columns",
+                          "column_layout"],
                  "components": ["doc", "sheets"]}
 POWER_FORMS = [
     "{{ X.__class__ }}", "{{ '{0.__class__}'.format(X) }}", "{{ X | attr('__class__') }}",

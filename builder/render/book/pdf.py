@@ -672,18 +672,96 @@ def _step_height(step, text_width: float, max_cols: int) -> float:
     return h
 
 
-def example_height(e, text_width: float, max_cols: int = 14) -> float:
+#: the gap between the book's two columns (mm; book.css ``.sec-cols``, ``.ex-cols``)
+COLUMN_GAP = 7.0
+
+
+def column_layout(diagram, text_width: float, max_cols: int) -> StepLayout | None:
+    """A step's diagram laid out for one of the page's two columns (``example_columns``):
+    in one band, at the largest card width (``CARD``, then ``SMALLER_CARDS``) at which it
+    is no wider than the column and its words stay clear of its cards; None if it is too
+    wide even at the smallest."""
+    col = (text_width - COLUMN_GAP) / 2
+    for card in (CARD, *SMALLER_CARDS):
+        d = step_layout(diagram, text_width, max_cols, card)
+        if len(d.geos) != 1 or d.width > col:
+            continue
+        if card != CARD and any(diagram_clashes(g) for g in d.geos):
+            continue
+        return replace(d, side=False)
+    return None
+
+
+def _column_step_height(step, text_width: float, max_cols: int) -> float:
+    """A step's height (mm) set in one of the page's two columns: its diagram, then its
+    text and its comment, the column's width."""
+    col = min((text_width - COLUMN_GAP) / 2, MEASURE)
+    if step.kind == "refused":
+        return _step_height(step, col, max_cols)
+    d = column_layout(step.diagram, text_width, max_cols)
+    h = d.height + 1.5 + _step_text(step, col, with_comment=False) + 4
+    if step.comment:
+        h += 1.5 + _height(_paras(step.comment), COMMENT, col)
+    return h
+
+
+#: a step is tall when, its text beside its diagram, it takes more than this part of the
+#: text block's height (a page holds one such step and leaves the rest of it empty)
+TALL_STEP = 0.5
+#: the tallest a diagram may be to go in a column (a part of the text block's height),
+#: leaving room under it for the first lines of its text
+COLUMN_DIAGRAM = 0.8
+
+
+def example_columns(e, text_width: float, max_cols: int = 14,
+                    text_height: float = 0.0) -> bool:
+    """Whether an example's steps flow in the page's two columns, each step's diagram over
+    its text (issue 27, item 1). So when at least half its steps are tall (``TALL_STEP``:
+    beside its text, each would take a page of its own and leave the rest of it empty) and
+    every step's diagram fits a column (``column_layout``, no taller than
+    ``COLUMN_DIAGRAM``): the text then runs on from column to column as the rules' text
+    does, and the pages fill. Refused steps (words only) go along in the columns."""
+    drawn = [s for s in e.steps if s.kind != "refused"]
+    if len(drawn) < 2 or text_height <= 0:
+        return False
+    tall = 0
+    for s in drawn:
+        d = column_layout(s.diagram, text_width, max_cols)
+        if d is None or d.height > text_height * COLUMN_DIAGRAM:
+            return False
+        tall += _step_height(s, text_width, max_cols) > text_height * TALL_STEP
+    return 2 * tall >= len(drawn)
+
+
+def example_height(e, text_width: float, max_cols: int = 14, text_height: float = 0.0) -> float:
     """An estimate (mm) of an example's height in print, so that only an example that fits
     on one page is kept from breaking across pages (within a few per cent of the laid-out
-    height: tests/render/book/test_book_layout.py measures it)."""
+    height: tests/render/book/test_book_layout.py measures it). Given the text block's
+    height, an example set in the page's two columns (``example_columns``) counts half the
+    height of what the columns hold: its steps, and its setup when that goes in them."""
     h = 14 + _height(_paras(e.intro), BODY, MEASURE) + _height(
-        [" ".join(line for _, line in e.rules)], META, META_MEASURE)
+        [" ".join(line for _, line in e.rules)], META, META_MEASURE) + _height(
+        _paras(e.outro), BODY, MEASURE)
+    if example_columns(e, text_width, max_cols, text_height):
+        pieces = [_column_step_height(s, text_width, max_cols) for s in e.steps]
+        d = column_layout(e.setup, text_width, max_cols)
+        if d is not None:
+            col = min((text_width - COLUMN_GAP) / 2, MEASURE)
+            pieces.append(d.height + 1.5 + 4.5 + _key_height(e.setup, col)
+                          + _state_height(e.setup_state, col) + 4)
+        else:
+            h += _setup_height(e, text_width, max_cols)
+        return h + sum(pieces) / 2
+    return h + _setup_height(e, text_width, max_cols) + sum(
+        _step_height(s, text_width, max_cols) for s in e.steps)
+
+
+def _setup_height(e, text_width: float, max_cols: int) -> float:
+    """An example's setup's height (mm) across the page, its text beside or under it."""
     d = step_layout(e.setup, text_width, max_cols)
     col = min(text_width - d.width - 4 if d.side else text_width, MEASURE)
     setup = 4.5 + _key_height(e.setup, col) + _state_height(e.setup_state, col)
-    h += (max(d.height, setup) if d.side else d.height + 1.5 + setup) + 4
-    return h + sum(_step_height(s, text_width, max_cols) for s in e.steps) + _height(
-        _paras(e.outro), BODY, MEASURE)
+    return (max(d.height, setup) if d.side else d.height + 1.5 + setup) + 4
 
 
 class BookRenderer:
@@ -704,6 +782,8 @@ class BookRenderer:
         self.env = environment(templates, extensions=["jinja2.ext.do"])
         self.env.globals["example_height"] = helper(example_height)
         self.env.globals["comment_below"] = helper(comment_below)
+        self.env.globals["example_columns"] = helper(example_columns)
+        self.env.globals["column_layout"] = helper(column_layout)
         #: the diagrams drawn smaller in the book being laid out (``fit_plan``), by key,
         #: and the diagrams its templates laid out
         self._plan: dict[int, float] = {}
