@@ -263,12 +263,14 @@ CARD = 10.0
 SMALLER_CARDS = (9.5, 9.0, 8.5, 8.0)
 
 
-def diagram_geometry(diagram, card: float = CARD):
+def diagram_geometry(diagram, card: float = CARD, narrow: bool = False):
     """A diagram (or a band of one) placed for print, its columns wide enough for its
     words and its label and foot tall enough for them; where a card is ringed or a
-    hidden place has a ground, the words stand clear of those too (``marks.OUTSIDE``)."""
+    hidden place has a ground, the words stand clear of those too (``marks.OUTSIDE``).
+    ``narrow``: with cards smaller than ``CARD``, the columns narrow with the cards (to a
+    page column, ``column_layout``), their words wrapped again."""
     widths = column_widths(diagram)
-    if card < CARD:
+    if card < CARD and not narrow:
         # smaller cards in columns as wide as at full size: the words keep their lines, so
         # the diagram only loses height (narrower columns would wrap labels onto more lines)
         widths = [max(w, diagram.widths[j] * CARD) for j, w in enumerate(widths)]
@@ -489,11 +491,12 @@ class StepLayout:
     key: int = 0
 
 
-def step_layout(diagram, text_width: float, max_cols: int, card: float = CARD) -> StepLayout:
+def step_layout(diagram, text_width: float, max_cols: int, card: float = CARD,
+                narrow: bool = False) -> StepLayout:
     # bands of at most ``max_cols`` columns, fewer where the words widen the columns past
     # the text block
     while True:
-        geos = [diagram_geometry(b, card) for b in diagram.bands(max_cols)]
+        geos = [diagram_geometry(b, card, narrow) for b in diagram.bands(max_cols)]
         if max_cols <= 1 or max((g.width for g in geos), default=0) <= text_width:
             break
         max_cols -= 1
@@ -683,7 +686,7 @@ def column_layout(diagram, text_width: float, max_cols: int) -> StepLayout | Non
     wide even at the smallest."""
     col = (text_width - COLUMN_GAP) / 2
     for card in (CARD, *SMALLER_CARDS):
-        d = step_layout(diagram, text_width, max_cols, card)
+        d = step_layout(diagram, text_width, max_cols, card, narrow=True)
         if len(d.geos) != 1 or d.width > col:
             continue
         if card != CARD and any(diagram_clashes(g) for g in d.geos):
@@ -733,6 +736,18 @@ def example_columns(e, text_width: float, max_cols: int = 14,
     return 2 * tall >= len(drawn)
 
 
+def setup_in_columns(e, text_width: float, max_cols: int = 14,
+                     text_height: float = 0.0) -> bool:
+    """Whether an example set in the columns (``example_columns``) has its setup as the
+    columns' first piece, beside its first step, rather than across the page under its
+    intro: when the setup's diagram fits a column with its cards at full size (narrowed,
+    it would gain a column's width and lose the page the intro opens on)."""
+    if not example_columns(e, text_width, max_cols, text_height):
+        return False
+    d = step_layout(e.setup, text_width, max_cols)
+    return len(d.geos) == 1 and d.width <= (text_width - COLUMN_GAP) / 2
+
+
 def example_height(e, text_width: float, max_cols: int = 14, text_height: float = 0.0) -> float:
     """An estimate (mm) of an example's height in print, so that only an example that fits
     on one page is kept from breaking across pages (within a few per cent of the laid-out
@@ -744,8 +759,8 @@ def example_height(e, text_width: float, max_cols: int = 14, text_height: float 
         _paras(e.outro), BODY, MEASURE)
     if example_columns(e, text_width, max_cols, text_height):
         pieces = [_column_step_height(s, text_width, max_cols) for s in e.steps]
-        d = column_layout(e.setup, text_width, max_cols)
-        if d is not None:
+        if setup_in_columns(e, text_width, max_cols, text_height):
+            d = column_layout(e.setup, text_width, max_cols)
             col = min((text_width - COLUMN_GAP) / 2, MEASURE)
             pieces.append(d.height + 1.5 + 4.5 + _key_height(e.setup, col)
                           + _state_height(e.setup_state, col) + 4)
@@ -784,6 +799,7 @@ class BookRenderer:
         self.env.globals["comment_below"] = helper(comment_below)
         self.env.globals["example_columns"] = helper(example_columns)
         self.env.globals["column_layout"] = helper(column_layout)
+        self.env.globals["setup_in_columns"] = helper(setup_in_columns)
         #: the diagrams drawn smaller in the book being laid out (``fit_plan``), by key,
         #: and the diagrams its templates laid out
         self._plan: dict[int, float] = {}

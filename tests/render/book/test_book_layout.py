@@ -205,8 +205,11 @@ def test_narrow_tall_steps_flow_two_to_a_page_in_the_columns(books, report):
     beside their text, so a page held one and stood half empty. Set in the page's two
     columns (each diagram over its text, the text running on into the next column), its
     Example 1's three steps take two pages, not three; each step's heading stands over its
-    diagram, in the same column of the same page. War's short steps and Battle's crosses,
-    wider than a column, keep their layout."""
+    diagram, in the same column of the same page. War's short steps keep their layout.
+    Battle's four-player crosses go into the columns where smaller cards, their columns
+    narrowed with them, make them fit one (Example 10's second step is 86 mm wide with
+    10 mm cards, 82 with 9.5 mm ones), and stay across the page where even 8 mm cards
+    leave one too wide (Example 11's fifth step)."""
     from builder.render.book import pdf
 
     width, height = PAPERS["a4"].text_width, PAPERS["a4"].text_height
@@ -218,8 +221,15 @@ def test_narrow_tall_steps_flow_two_to_a_page_in_the_columns(books, report):
     assert not any(pdf.example_columns(e, width, pdf.MAX_COLS, height)
                    for e in views["war"][1].examples)
     battle = views["battle"][1].examples
+    col = (width - pdf.COLUMN_GAP) / 2
+    wide = battle[9].steps[1].diagram
+    assert pdf.step_layout(wide, width, pdf.MAX_COLS).width > col
+    narrowed = pdf.column_layout(wide, width, pdf.MAX_COLS)
+    assert narrowed.width <= col and narrowed.card < pdf.CARD
+    assert all(pdf.diagram_clashes(geo) == [] for geo in narrowed.geos)
+    assert pdf.example_columns(battle[9], width, pdf.MAX_COLS, height)
+    assert pdf.column_layout(battle[10].steps[4].diagram, width, pdf.MAX_COLS) is None
     assert not pdf.example_columns(battle[10], width, pdf.MAX_COLS, height)
-    assert pdf.column_layout(battle[10].steps[1].diagram, width, pdf.MAX_COLS) is None
 
     gr = views["winning-the-battle"][0]
     g, html = books.book_html(gr)
