@@ -698,9 +698,9 @@ def column_layout(diagram, text_width: float, max_cols: int) -> StepLayout | Non
 def _column_step_height(step, text_width: float, max_cols: int) -> float:
     """A step's height (mm) set in one of the page's two columns: its diagram, then its
     text and its comment, the column's width."""
+    if step.kind == "refused":  # words only, set at the running text's measure anyway
+        return _step_height(step, text_width, max_cols)
     col = min((text_width - COLUMN_GAP) / 2, MEASURE)
-    if step.kind == "refused":
-        return _step_height(step, col, max_cols)
     d = column_layout(step.diagram, text_width, max_cols)
     h = d.height + 1.5 + _step_text(step, col, with_comment=False) + 4
     if step.comment:
@@ -736,14 +736,11 @@ def example_columns(e, text_width: float, max_cols: int = 14,
     return 2 * tall >= len(drawn)
 
 
-def setup_in_columns(e, text_width: float, max_cols: int = 14,
-                     text_height: float = 0.0) -> bool:
-    """Whether an example set in the columns (``example_columns``) has its setup as the
-    columns' first piece, beside its first step, rather than across the page under its
-    intro: when the setup's diagram fits a column with its cards at full size (narrowed,
-    it would gain a column's width and lose the page the intro opens on)."""
-    if not example_columns(e, text_width, max_cols, text_height):
-        return False
+def setup_in_columns(e, text_width: float, max_cols: int = 14) -> bool:
+    """Whether the setup of an example set in the columns (``example_columns``, asked
+    first) is the columns' first piece, beside its first step, rather than across the page
+    under its intro: when the setup's diagram fits a column with its cards at full size
+    (narrowed, it would gain a column's width and lose the page the intro opens on)."""
     d = step_layout(e.setup, text_width, max_cols)
     return len(d.geos) == 1 and d.width <= (text_width - COLUMN_GAP) / 2
 
@@ -759,7 +756,7 @@ def example_height(e, text_width: float, max_cols: int = 14, text_height: float 
         _paras(e.outro), BODY, MEASURE)
     if example_columns(e, text_width, max_cols, text_height):
         pieces = [_column_step_height(s, text_width, max_cols) for s in e.steps]
-        if setup_in_columns(e, text_width, max_cols, text_height):
+        if setup_in_columns(e, text_width, max_cols):
             d = column_layout(e.setup, text_width, max_cols)
             col = min((text_width - COLUMN_GAP) / 2, MEASURE)
             pieces.append(d.height + 1.5 + 4.5 + _key_height(e.setup, col)
