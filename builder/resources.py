@@ -28,6 +28,7 @@ PACKAGE = "builder"
 SHIPPED = (
     "book/_diagram_print.html.j2", "book/_game.html.j2", "book/_numbers.html.j2",
     "book/book.css", "book/book.html.j2", "book/front.html.j2", "book/index.html.j2",
+    "book/quickref.html.j2",
     "cards/_card.svg.j2", "cards/back.svg.j2", "cards/face.svg.j2",
     "components/components.css", "components/cover.html.j2", "components/sheets.html.j2",
     "components/texts.html.j2",

@@ -869,7 +869,8 @@ PRODUCTS: dict[str, Product] = {
                            "no_lone_word"}),
         templates={"book/book.html.j2": frozenset({"book", "games"}),
                    "book/front.html.j2": frozenset({"book", "games"}),
-                   "book/index.html.j2": frozenset({"book", "groups"})},
+                   "book/index.html.j2": frozenset({"book", "groups"}),
+                   "book/quickref.html.j2": frozenset({"book", "games"})},
         extensions=("jinja2.ext.do",)),
     "components": Product(
         globals=frozenset({"mm", "item_html", "label_html"}),

@@ -36,7 +36,7 @@ from ..marks import ground as place_ground
 from ..markup import Markdown, no_lone_word, page_ref
 from ..present import FAN_STEP, GameView, Links, Presenter
 from ..templating import TEMPLATES, environment, helper, read_template_file
-from . import clearance, hyphenation
+from . import clearance, hyphenation, quickref
 from .glyphs import PT, Run, Style, block, wrap
 from .pagerefs import anchor_pages, fill_page_refs
 from .stamp import Art, CardForms, Placed, stamp
@@ -801,6 +801,10 @@ class BookRenderer:
         #: and the diagrams its templates laid out
         self._plan: dict[int, float] = {}
         self._seen: dict[int, Any] = {}
+        #: the key terms on the book's quick reference (``key_terms``), and the room it
+        #: measured for them
+        self._terms: list[list[Any]] = []
+        self._room: quickref.Room | None = None
         self.env.globals["step_layout"] = fitted_layout(self._plan, self._seen)
         self.env.globals["page_ref"] = helper(page_ref)
         self.env.globals["no_lone_word"] = helper(no_lone_word)
@@ -849,6 +853,7 @@ class BookRenderer:
             "max_cols": MAX_COLS, "compendium": False,
             "heading": "", "intro": "", "cover_cards": [], "tagline": "", "credits": "", "logo": "",
             "compare_note": "", "rules": self.rules,
+            "key_terms": [], "term_width": self._term_width(),
         }
         book.update(kw)
         return book
@@ -860,7 +865,25 @@ class BookRenderer:
         self.fetcher.draw_own_cards(g)
         self._plan.clear()
         self._seen.clear()
+        self._terms = self.key_terms(g)
         return g, self._game_html(g)
+
+    def _term_width(self) -> float:
+        q = QUICKREF_MARGINS
+        return (self.paper.width - q.inner - q.outer - quickref.TERMS_GAP) / 2
+
+    def key_terms(self, g: GameView, leave_out: int = 0) -> list[list[Any]]:
+        """The glossary's terms the quick reference has room for, as its two columns
+        (``quickref.pick``), measured on the page laid out alone (``book/quickref.html.j2``:
+        a page or two, a fraction of the book's layout); [] when none fits."""
+        if not g.glossary:
+            return []
+        if leave_out == 0 or self._room is None:
+            book = self._book(title=g.title)
+            html = self.env.get_template("book/quickref.html.j2").render(book=book, games=[g])
+            self._room = quickref.measure(self._html(html, fill=False))
+        cols = quickref.pick(g.glossary, g.quickref, g.summary, self._room, leave_out)
+        return [[g.glossary[i] for i in col] for col in cols]
 
     def _game_html(self, g: GameView) -> str:
         book = self._book(
@@ -868,20 +891,35 @@ class BookRenderer:
             subject=f"Rules of {g.title}, a card game for {g.players} players. {g.tagline}",
             keywords=", ".join(["card game", "War variant", "rules", g.title]),
             cover_cards=[card_url(ref, "full") for ref in g.cover_cards],
+            key_terms=self._terms,
         )
         return self.env.get_template("book/book.html.j2").render(book=book, games=[g])
+
+    def _book_with_terms(self, g: GameView):
+        """Lay the book out with its key terms; should they run into the comparison under
+        them after all (their heights were measured apart from the book), with one fewer,
+        until they are clear."""
+        doc = self._html(self._game_html(g))
+        dropped = 0
+        while quickref.overlap(doc) > 0 and any(self._terms):
+            dropped += 1
+            self._terms = self.key_terms(g, leave_out=dropped)
+            doc = self._html(self._game_html(g))
+        return doc
 
     def lay_out_book(self, g: GameView, html: str):
         """Lay out a rulebook (``book_html``'s), then again with the diagrams that would
         close a gap at a page's foot drawn smaller (``fit_plan``), while that finds more
         (twice at most: each pass is a whole layout)."""
         doc = self._html(html)
+        if quickref.overlap(doc) > 0:
+            doc = self._book_with_terms(g)
         for _ in range(FIT_PASSES):
             plan = fit_plan(doc, self._seen, self.paper.text_width, MAX_COLS, self._plan)
             if plan == self._plan:
                 break
             self._plan.update(plan)
-            doc = self._html(self._game_html(g))
+            doc = self._book_with_terms(g)
         return doc
 
     def render_game(self, game_report):
