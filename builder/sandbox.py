@@ -865,8 +865,8 @@ PRODUCTS: dict[str, Product] = {
         }),
     "book": Product(
         globals=frozenset({"example_height", "comment_below", "example_columns", "column_layout",
-                           "setup_in_columns", "step_layout", "page_ref", "diagram_id",
-                           "no_lone_word"}),
+                           "setup_in_columns", "spans_columns", "step_layout", "page_ref",
+                           "diagram_id", "no_lone_word"}),
         templates={"book/book.html.j2": frozenset({"book", "games"}),
                    "book/front.html.j2": frozenset({"book", "games"}),
                    "book/index.html.j2": frozenset({"book", "groups"}),

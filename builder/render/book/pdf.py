@@ -716,24 +716,45 @@ TALL_STEP = 0.5
 COLUMN_DIAGRAM = 0.8
 
 
+def spans_columns(step, text_width: float, max_cols: int = 14,
+                  text_height: float = 0.0) -> bool:
+    """Whether a step of an example set in the columns (``example_columns``) spans both of
+    them, across the page with its text beside or under its diagram as outside the
+    columns: when its diagram does not fit a column (``column_layout``) or would stand
+    taller than ``COLUMN_DIAGRAM`` in one. The columns before it are balanced, and they go
+    on under it."""
+    if step.kind == "refused":
+        return False
+    d = column_layout(step.diagram, text_width, max_cols)
+    return d is None or (text_height > 0 and d.height > text_height * COLUMN_DIAGRAM)
+
+
+#: the most of an example's drawn steps that may span the columns (``spans_columns``) for
+#: the rest to be set in them: a few wide steps among many narrow, tall ones
+SPANNING = 1 / 3
+
+
 def example_columns(e, text_width: float, max_cols: int = 14,
                     text_height: float = 0.0) -> bool:
     """Whether an example's steps flow in the page's two columns, each step's diagram over
-    its text (issue 27, item 1). So when at least half its steps are tall (``TALL_STEP``:
-    beside its text, each would take a page of its own and leave the rest of it empty) and
-    every step's diagram fits a column (``column_layout``, no taller than
-    ``COLUMN_DIAGRAM``): the text then runs on from column to column as the rules' text
-    does, and the pages fill. Refused steps (words only) go along in the columns."""
+    its text (issue 27, item 1). So when at least half its steps that fit a column
+    (``column_layout``, no taller than ``COLUMN_DIAGRAM``) are tall (``TALL_STEP``: beside
+    its text, each would take a page of its own and leave the rest of it empty), and at
+    least two do: the text then runs on from column to column as the rules' text does,
+    and the pages fill. A step that does not fit a column spans both (``spans_columns``),
+    when no more than ``SPANNING`` of the steps do. Refused steps (words only) go along in
+    the columns."""
     drawn = [s for s in e.steps if s.kind != "refused"]
     if len(drawn) < 2 or text_height <= 0:
         return False
-    tall = 0
+    tall = wide = 0
     for s in drawn:
-        d = column_layout(s.diagram, text_width, max_cols)
-        if d is None or d.height > text_height * COLUMN_DIAGRAM:
-            return False
+        if spans_columns(s, text_width, max_cols, text_height):
+            wide += 1
+            continue
         tall += _step_height(s, text_width, max_cols) > text_height * TALL_STEP
-    return 2 * tall >= len(drawn)
+    fit = len(drawn) - wide
+    return wide <= len(drawn) * SPANNING and fit >= 2 and 2 * tall >= fit
 
 
 def setup_in_columns(e, text_width: float, max_cols: int = 14) -> bool:
@@ -755,7 +776,10 @@ def example_height(e, text_width: float, max_cols: int = 14, text_height: float 
         [" ".join(line for _, line in e.rules)], META, META_MEASURE) + _height(
         _paras(e.outro), BODY, MEASURE)
     if example_columns(e, text_width, max_cols, text_height):
-        pieces = [_column_step_height(s, text_width, max_cols) for s in e.steps]
+        wide = [spans_columns(s, text_width, max_cols, text_height) for s in e.steps]
+        h += sum(_step_height(s, text_width, max_cols) for s, w in zip(e.steps, wide) if w)
+        pieces = [_column_step_height(s, text_width, max_cols)
+                  for s, w in zip(e.steps, wide) if not w]
         if setup_in_columns(e, text_width, max_cols):
             d = column_layout(e.setup, text_width, max_cols)
             col = min((text_width - COLUMN_GAP) / 2, MEASURE)
@@ -797,6 +821,7 @@ class BookRenderer:
         self.env.globals["example_columns"] = helper(example_columns)
         self.env.globals["column_layout"] = helper(column_layout)
         self.env.globals["setup_in_columns"] = helper(setup_in_columns)
+        self.env.globals["spans_columns"] = helper(spans_columns)
         #: the diagrams drawn smaller in the book being laid out (``fit_plan``), by key,
         #: and the diagrams its templates laid out
         self._plan: dict[int, float] = {}

@@ -208,8 +208,8 @@ def test_narrow_tall_steps_flow_two_to_a_page_in_the_columns(books, report):
     diagram, in the same column of the same page. War's short steps keep their layout.
     Battle's four-player crosses go into the columns where smaller cards, their columns
     narrowed with them, make them fit one (Example 10's second step is 86 mm wide with
-    10 mm cards, 82 with 9.5 mm ones), and stay across the page where even 8 mm cards
-    leave one too wide (Example 11's fifth step)."""
+    10 mm cards, 82 with 9.5 mm ones); a step that even 8 mm cards leave too wide for a
+    column spans both (Example 11's fifth: ``test_a_step_too_wide_for_a_column_spans_both``)."""
     from builder.render.book import pdf
 
     width, height = PAPERS["a4"].text_width, PAPERS["a4"].text_height
@@ -229,7 +229,6 @@ def test_narrow_tall_steps_flow_two_to_a_page_in_the_columns(books, report):
     assert all(pdf.diagram_clashes(geo) == [] for geo in narrowed.geos)
     assert pdf.example_columns(battle[9], width, pdf.MAX_COLS, height)
     assert pdf.column_layout(battle[10].steps[4].diagram, width, pdf.MAX_COLS) is None
-    assert not pdf.example_columns(battle[10], width, pdf.MAX_COLS, height)
 
     gr = views["winning-the-battle"][0]
     g, html = books.book_html(gr)
@@ -251,21 +250,57 @@ def test_narrow_tall_steps_flow_two_to_a_page_in_the_columns(books, report):
     assert a == b and abs(bx - ax - (width + pdf.COLUMN_GAP) / 2) < 1
 
 
+def test_a_step_too_wide_for_a_column_spans_both(books, report):
+    """Battle's Example 11 plays five steps on four-player crosses: four fit a column (with
+    cards from 10 down to 8 mm), the fifth is 85 mm wide even with 8 mm cards (a column is
+    82.5). Before, that one step kept the whole example across the page, a cross 130 mm
+    tall beside its text on each of five pages. Now the example is set in the columns and
+    that step alone spans both, whole, across the text block, after the four."""
+    from builder.render.book import pdf
+
+    width, height = PAPERS["a4"].text_width, PAPERS["a4"].text_height
+    gr = next(g for g in report.games if g.game.slug == "battle")
+    e = books.view(gr).examples[10]
+    assert [pdf.spans_columns(s, width, pdf.MAX_COLS, height) for s in e.steps] == [
+        False, False, False, False, True]
+    assert pdf.example_columns(e, width, pdf.MAX_COLS, height)
+    # a refused step never spans: it is words only
+    assert not any(pdf.spans_columns(s, width, pdf.MAX_COLS, height)
+                   for x in books.view(gr).examples for s in x.steps if s.kind == "refused")
+
+    g, html = books.book_html(gr)
+    assert html.count(" ex-span") == 1  # the step's class: only the fifth step of Example 11
+    doc = books.lay_out_book(g, html)
+    spans = [(i, box) for i, page in enumerate(doc.pages) for box in page._page_box.descendants()
+             if isinstance(box, boxes.BlockBox) and box.element is not None
+             and "ex-span" in (box.element.get("class") or "").split()]
+    assert len(spans) == 1  # whole, on one page
+    page, box = spans[0]
+    assert box.width / PX_PER_MM > 0.95 * width  # across the page, not a column
+    # the four steps before it in the columns: "step 4" on the page before or the same
+    heads = [(p, words) for p, words, _ in column_pieces(doc) if words.startswith("head step")]
+    assert page - 1 <= max(p for p, words in heads if words == "head step 4") <= page
+
+
 def test_the_height_estimate_of_an_example_in_columns_is_a_close_lower_bound(books, report):
     """``example_height`` given the text block's height counts half of what the columns
-    hold: never more than the example takes laid out (over its pages, each piece to its
-    foot), and within 30 % of it (a diagram, which cannot break, leaves the columns of an
-    example's last page uneven)."""
+    hold, and a step that spans them (``spans_columns``) whole: never more than the
+    example takes laid out (over its pages, each piece to its foot), and within 30 % of it
+    (a diagram, which cannot break, leaves the columns of an example's last page uneven).
+    Winning the Battle's examples, and Battle's Example 11, whose last step spans."""
     from builder.render.book import pdf
 
     a4 = PAPERS["a4"]
-    gr = next(g for g in report.games if g.game.slug == "winning-the-battle")
-    real = laid_out_examples(books, gr)
-    examples = [e for e in books.view(gr).examples
-                if pdf.example_columns(e, a4.text_width, pdf.MAX_COLS, a4.text_height)]
-    assert len(examples) >= 3
-    for e in examples:
-        laid_out = sum(real[e.anchor])
-        estimate = pdf.example_height(e, a4.text_width, pdf.MAX_COLS, a4.text_height)
-        assert 0.7 * laid_out <= estimate <= laid_out, (e.number, estimate, laid_out)
-        assert estimate < pdf.example_height(e, a4.text_width, pdf.MAX_COLS)
+    for slug, least in (("winning-the-battle", 3), ("battle", 2)):
+        gr = next(g for g in report.games if g.game.slug == slug)
+        real = laid_out_examples(books, gr)
+        examples = [e for e in books.view(gr).examples
+                    if pdf.example_columns(e, a4.text_width, pdf.MAX_COLS, a4.text_height)]
+        assert len(examples) >= least
+        if slug == "battle":
+            assert examples[-1].number == 11
+        for e in examples:
+            laid_out = sum(real[e.anchor])
+            estimate = pdf.example_height(e, a4.text_width, pdf.MAX_COLS, a4.text_height)
+            assert 0.7 * laid_out <= estimate <= laid_out, (slug, e.number, estimate, laid_out)
+            assert estimate < pdf.example_height(e, a4.text_width, pdf.MAX_COLS)
