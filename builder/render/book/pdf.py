@@ -766,6 +766,23 @@ def setup_in_columns(e, text_width: float, max_cols: int = 14) -> bool:
     return len(d.geos) == 1 and d.width <= (text_width - COLUMN_GAP) / 2
 
 
+def column_runs(examples, text_width: float, max_cols: int = 14,
+                text_height: float = 0.0) -> list[bool]:
+    """Which examples share one pair of columns with the examples next to them: runs of
+    two or more examples, one after another, each set in the columns with its setup in
+    them too and no step spanning them (``example_columns``, ``setup_in_columns``,
+    ``spans_columns``). Each example of a run opens in a column under the last step of
+    the one before, where it would otherwise have waited for a page of its own: its
+    opening and setup, kept together, were too tall for what the last page of columns
+    left under them."""
+    flows = [example_columns(e, text_width, max_cols, text_height)
+             and setup_in_columns(e, text_width, max_cols)
+             and not any(spans_columns(s, text_width, max_cols, text_height) for s in e.steps)
+             for e in examples]
+    return [f and ((i > 0 and flows[i - 1]) or (i + 1 < len(flows) and flows[i + 1]))
+            for i, f in enumerate(flows)]
+
+
 def example_height(e, text_width: float, max_cols: int = 14, text_height: float = 0.0) -> float:
     """An estimate (mm) of an example's height in print, so that only an example that fits
     on one page is kept from breaking across pages (within a few per cent of the laid-out
@@ -822,6 +839,7 @@ class BookRenderer:
         self.env.globals["column_layout"] = helper(column_layout)
         self.env.globals["setup_in_columns"] = helper(setup_in_columns)
         self.env.globals["spans_columns"] = helper(spans_columns)
+        self.env.globals["column_runs"] = helper(column_runs)
         #: the diagrams drawn smaller in the book being laid out (``fit_plan``), by key,
         #: and the diagrams its templates laid out
         self._plan: dict[int, float] = {}
