@@ -78,14 +78,17 @@ def measure(doc) -> Room:
 def _split(chosen: list[int], heights: list[float]) -> tuple[list[int], list[int], float]:
     """The chosen terms (in the glossary's order) split into a left and a right column,
     the left taking the first ones, so that the taller column is as short as it can be;
-    and that column's height."""
-    best: tuple[list[int], list[int], float] = (chosen, [], sum(heights[i] for i in chosen))
-    for k in range(len(chosen)):
-        left, right = chosen[:k], chosen[k:]
-        tall = max(sum(heights[i] for i in left), sum(heights[i] for i in right))
-        if tall < best[2]:
-            best = (left, right, tall)
-    return best
+    and that column's height. Linear in the terms (a glossary may hold hundreds)."""
+    total = sum(heights[i] for i in chosen)
+    best = (len(chosen), total)  # everything on the left
+    left = 0.0
+    for k, i in enumerate(chosen):
+        tall = max(left, total - left)
+        if tall < best[1]:
+            best = (k, tall)
+        left += heights[i]
+    k = best[0]
+    return chosen[:k], chosen[k:], best[1]
 
 
 def _mentioned(term: str, words: str) -> bool:
