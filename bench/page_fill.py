@@ -12,7 +12,9 @@ mean of the two. A page whose columns both run to the foot is 1.0; a page whose 
 example heading stands at the top, the rest blank, is about 0.1.
 
 A chapter's last page may be short: a page is a **chapter end** when the next page starts
-a top-level entry of the book's outline (its bookmarks), or it is the book's last page.
+a top-level entry of the book's outline (its bookmarks), or it is the book's last page; in
+the compendium, whose top-level entries are its parts (the rulebooks bound), an entry of
+the level under them too.
 The cover (page 1, a page of its own design) is left out. Reported: per book, its pages,
 mean fill, and the pages under ``--under`` (0.6) that are not chapter ends, with their
 numbers, and the pages where an example's heading stands in the bottom 15 % of the text
@@ -42,12 +44,13 @@ def _margins(width_mm: float, height_mm: float):
     raise SystemExit(f"no paper of {width_mm:.0f} x {height_mm:.0f} mm in builder/settings.py")
 
 
-def _chapter_starts(pdf) -> set[int]:
-    """The indexes of the pages that start a top-level entry of the outline."""
+def _chapter_starts(pdf, depth: int = 0) -> set[int]:
+    """The indexes of the pages that start an entry of the outline at ``depth`` or above
+    (0: the top level)."""
     starts = set()
     for item in pdf.get_toc():
         dest = item.get_dest()
-        if item.level == 0 and dest is not None and dest.get_index() is not None:
+        if item.level <= depth and dest is not None and dest.get_index() is not None:
             starts.add(dest.get_index())
     return starts
 
@@ -66,7 +69,8 @@ def page_fills(path: Path) -> list[dict]:
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(str(path))
-    starts = _chapter_starts(pdf)
+    # the compendium binds the rulebooks as its parts, their chapters one level down
+    starts = _chapter_starts(pdf, 1 if path.name == "compendium.pdf" else 0)
     out = []
     k = DPI / 25.4
     for i in range(len(pdf)):
