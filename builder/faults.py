@@ -22,12 +22,14 @@ exception pickles, a designer's too), so a failing worker can never leave a pool
 
 from __future__ import annotations
 
+import builtins
 import inspect
 import traceback
 from pathlib import Path
 from typing import Any
 
 from .contentpath import rel
+from .diagnostics import suggest
 from .errors import InternalError, WarbookError
 
 #: the files and folders of games' own code: each engine file loaded from a content folder
@@ -92,6 +94,35 @@ def _notes(exc: BaseException) -> tuple[str, ...]:
     return tuple(getattr(exc, "__notes__", ()) or ())
 
 
+def _suggestion(exc: BaseException) -> str:
+    """The name a misspelt attribute or name was probably meant to be, as Python's own
+    traceback says it ("Did you mean: 'current_player'?"; Python 3.11 says so only in the
+    traceback it prints, not in the message): the closest name the object has, or the
+    failing frame sees; "" when none is close."""
+    name = getattr(exc, "name", None)
+    if not isinstance(name, str):
+        return ""
+    try:
+        if isinstance(exc, AttributeError):
+            obj = getattr(exc, "obj", None)
+            if obj is None:
+                return ""
+            names = dir(obj)
+        elif isinstance(exc, NameError):
+            tb = exc.__traceback__
+            while tb is not None and tb.tb_next is not None:
+                tb = tb.tb_next
+            if tb is None:
+                return ""
+            frame = tb.tb_frame
+            names = [*frame.f_locals, *frame.f_globals, *dir(builtins)]
+        else:
+            return ""
+        return suggest(name, [n for n in names if n != name], cutoff=0.7)
+    except Exception:  # noqa: BLE001 - a designer's object whose __dir__ fails: no hint
+        return ""
+
+
 def _words(exc: BaseException) -> str:
     text = str(exc)
     if isinstance(exc, KeyError) and len(exc.args) == 1:
@@ -99,6 +130,7 @@ def _words(exc: BaseException) -> str:
     text = " ".join(text.split())
     if len(text) > 300:
         text = text[:297] + "..."
+    text += _suggestion(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
