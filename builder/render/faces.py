@@ -279,17 +279,7 @@ class Fitted:
 
 
 def _wrap(text: str, face, size_mm: float, width: float) -> list[str]:
-    lines: list[str] = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split():
-            trial = f"{line} {word}" if line else word
-            if line and face.width(trial, size_mm) > width:
-                lines.append(line)
-                line = word
-            else:
-                line = trial
-        lines.append(line)
+    lines = face.lines(text, size_mm, width)
     while len(lines) > 1 and not lines[-1]:
         lines.pop()
     return lines

@@ -93,6 +93,36 @@ class Face:
         units += sum(self.kern(a, b) for a, b in zip(names, names[1:]))
         return units * size / self.upm + tracking * size * max(0, len(names) - 1)
 
+    def lines(self, text: str, size: float, width: float, tracking: float = 0.0) -> list[str]:
+        """``text`` broken into lines no wider than ``width`` (``size``'s unit), greedily at
+        spaces, as a browser breaks them; a forced line break stays one, and a word wider
+        than the line stays whole on a line of its own. Each line is measured as ``width``
+        measures it, but a word at a time (the line's advance so far, the space's kerning,
+        the word's), so that a paragraph is set in time linear in its length."""
+        space = self.glyph(" ")
+        space_units = self.advances.get(space, 0)
+        out: list[str] = []
+        for para in text.split("\n"):
+            line, units, count, last = "", 0, 0, ""
+            for word in para.split():
+                names = self.names(word)
+                own = sum(self.advances.get(n, 0) for n in names)
+                own += sum(self.kern(a, b) for a, b in zip(names, names[1:]))
+                if line:
+                    joined = (units + self.kern(last, space) + space_units
+                              + self.kern(space, names[0]) + own)
+                    n = count + 1 + len(names)
+                    if joined * size / self.upm + tracking * size * max(0, n - 1) > width:
+                        out.append(line)
+                        line, units, count = word, own, len(names)
+                    else:
+                        line, units, count = f"{line} {word}", joined, n
+                else:
+                    line, units, count = word, own, len(names)
+                last = names[-1]
+            out.append(line)
+        return out
+
     def pairs(self, text: str) -> list[int]:
         """The kerning (font units) after each letter of ``text`` but the last."""
         names = self.names(text)
@@ -225,18 +255,7 @@ def wrap(text: str, style: Style, width: float) -> list[str]:
     whole on its own line (``block`` sets it smaller)."""
     if style.upper:
         text = text.upper()
-    lines: list[str] = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split():
-            trial = f"{line} {word}" if line else word
-            if line and style.face.width(trial, style.size, style.tracking) > width:
-                lines.append(line)
-                line = word
-            else:
-                line = trial
-        lines.append(line)
-    return lines
+    return style.face.lines(text, style.size, width, style.tracking)
 
 
 def block(text: str, style: Style, x: float, top: float, width: float,

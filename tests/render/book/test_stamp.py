@@ -90,6 +90,36 @@ def test_wrapped_lines_fit_and_are_centred():
         assert style.face.width(longer, style.size, style.tracking) > 14.0
 
 
+@pytest.mark.parametrize("space_kerns", [False, True])
+def test_lines_are_measured_as_whole_lines_are(space_kerns, monkeypatch):
+    """``Face.lines`` adds a word at a time (the line's advance, the kerning round the
+    space, the word's); every line it makes is measured again here whole with ``width``:
+    it fits (or is one word), and it could not have taken the next line's first word.
+    Tracking included; Cabin kerns nothing against the space, so a face that does (a
+    wide kerning either side of it) is made from it by hand."""
+    import random
+
+    face = CAPS.face
+    if space_kerns:
+        space, kern = face.glyph(" "), face.kern
+        monkeypatch.setattr(face, "kern", lambda a, b: kern(a, b) + (-180 if a == space else
+                                                                     -140 if b == space else 0))
+    words = ["AVAWAY", "To.", "Ty,", "War", "LTA", "Yes", "\u2660", "flank", "Tyre", "WAVE",
+             "x" * 40, "reinforce", "\u201cA\u201d"]
+    rng = random.Random(7)
+    for _ in range(400):
+        text = " ".join(rng.choice(words) for _ in range(rng.randrange(0, 30)))
+        size, width = rng.choice([2.5, 3.2]), rng.uniform(8, 90)
+        tracking = rng.choice([0.0, 0.08])
+        lines = face.lines(text, size, width, tracking)
+        assert " ".join(lines).split() == text.split()
+        for a, b in zip(lines, lines[1:] + [""]):
+            assert face.width(a, size, tracking) <= width + 1e-9 or " " not in a
+            if b:
+                longer = a + " " + b.split()[0]
+                assert face.width(longer, size, tracking) > width
+
+
 def test_a_word_too_long_for_its_column_is_set_smaller_not_cut():
     style = CAPS
     (run,) = block("Reinforcements", style, x=0, top=0, width=8.0)
