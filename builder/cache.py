@@ -10,6 +10,9 @@ beside each game's content, and the kit's verdicts into the output folder's
 ``.cache/kit/`` (:func:`keep_in`, which the command line calls with ``--out``), and only
 when that folder already exists (a check never makes an output folder); with no output
 folder the kit simply runs again next time.
+
+Other stages keep what they can work out again in a folder of their own beside those
+(:func:`folder`): the website's subset fonts, for one (:mod:`builder.render.site.webfonts`).
 """
 
 from __future__ import annotations
@@ -42,4 +45,17 @@ def cache_dir() -> Path | None:
         return env
     if _kept_in is not None and _kept_in.parent.parent.is_dir():
         return _kept_in
+    return None
+
+
+def folder(kind: str) -> Path | None:
+    """Where ``kind`` (a stage's own word, such as ``"webfonts"``) keeps what it can work
+    out again: ``$WARBOOK_CACHE/kind``; else ``<output>/.cache/kind`` when :func:`keep_in`
+    named an output folder that exists (a build keeps the output's hidden folders); else
+    None, and nothing is kept."""
+    env = env_cache()
+    if env is not None:
+        return env / kind
+    if _kept_in is not None and _kept_in.parent.parent.is_dir():
+        return _kept_in.parent / kind
     return None

@@ -13,6 +13,7 @@ import hashlib
 import html
 import io
 import logging
+import os
 from pathlib import Path
 from typing import Iterable
 
@@ -59,13 +60,64 @@ def woff2(source: Path, chars: str) -> bytes:
 
 
 _CACHE: dict[str, bytes] = {}
+#: the subset fonts kept on disk (:func:`builder.cache.folder`), the most recently used
+KEEP = 48
+#: what a kept font's name depends on besides its source's bytes and the characters
+RECIPE = f"woff2 1|{subset.__name__}|{FEATURES}|{BASE}"
 
 
 def cached_woff2(source: Path, chars: str) -> bytes:
-    """:func:`woff2`, remembered for this process by file, size, time and character set
-    (a build that renders the site twice, as the tests do, subsets once)."""
-    st = source.stat()
-    key = hashlib.sha1(f"{source}|{st.st_size}|{st.st_mtime_ns}|{chars}".encode()).hexdigest()
-    if key not in _CACHE:
-        _CACHE[key] = woff2(source, chars)
-    return _CACHE[key]
+    """:func:`woff2`, remembered for this process and kept on disk (``webfonts`` in the
+    cache folder, :mod:`builder.cache`), by the font's bytes, the character set, the
+    subsetter's version and :data:`RECIPE`: the subsetting and Brotli take seconds a
+    build, and a site's characters seldom change from one build to the next. A kept file
+    that is damaged (not whole WOFF2) is made again."""
+    from fontTools import version as fonttools_version
+
+    from ... import cache
+
+    digest = hashlib.sha256(source.read_bytes())
+    digest.update(f"|{fonttools_version}|{RECIPE}|{chars}".encode())
+    key = digest.hexdigest()[:40]
+    if key in _CACHE:
+        return _CACHE[key]
+    folder = cache.folder("webfonts")
+    kept = None if folder is None else folder / f"{source.stem}-{key}.woff2"
+    data = _read_kept(kept) if kept is not None else None
+    if data is None:
+        data = woff2(source, chars)
+        if kept is not None:
+            _keep(kept, data)
+    _CACHE[key] = data
+    return data
+
+
+def _whole(data: bytes) -> bool:
+    """Whether ``data`` is a whole WOFF2 file: its signature, and the length its header
+    gives."""
+    return len(data) >= 48 and data[:4] == b"wOF2" and int.from_bytes(data[8:12], "big") == len(data)
+
+
+def _read_kept(path: Path) -> bytes | None:
+    try:
+        data = path.read_bytes()
+        os.utime(path)  # recently used: pruned last
+    except OSError:
+        return None
+    return data if _whole(data) else None
+
+
+def _keep(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a file beside it, then renamed),
+    and prune the folder to the :data:`KEEP` most recently used. A cache that cannot be
+    written is no error: the font is made again next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(f".{path.name}.{os.getpid()}")
+        part.write_bytes(data)
+        os.replace(part, path)
+        kept = sorted(path.parent.glob("*.woff2"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[KEEP:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass

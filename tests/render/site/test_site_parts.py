@@ -61,6 +61,47 @@ def test_woff2_keeps_exactly_the_asked_characters():
     assert len(font.getGlyphOrder()) < len(whole.getGlyphOrder()) / 5
 
 
+def test_a_subset_font_is_kept_on_disk_and_a_damaged_one_made_again(tmp_path, monkeypatch):
+    """The second build (another process: the in-memory cache emptied) reads the font the
+    first kept instead of subsetting again; a kept file cut short is not WOFF2 and is made
+    again; another character set is another file."""
+    monkeypatch.setenv("WARBOOK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(webfonts, "_CACHE", {})
+    src = find_font("Cabin-Regular.otf")
+    made = []
+    real = webfonts.woff2
+    monkeypatch.setattr(webfonts, "woff2", lambda s, c: made.append(c) or real(s, c))
+    first = webfonts.cached_woff2(src, "Warbook")
+    kept = list((tmp_path / "cache" / "webfonts").iterdir())
+    assert made == ["Warbook"] and [p.read_bytes() for p in kept] == [first]
+    assert kept[0].name.startswith("Cabin-Regular-")
+
+    monkeypatch.setattr(webfonts, "_CACHE", {})      # a new process
+    assert webfonts.cached_woff2(src, "Warbook") == first and made == ["Warbook"]
+
+    monkeypatch.setattr(webfonts, "_CACHE", {})
+    kept[0].write_bytes(first[:len(first) // 2])     # a write cut short
+    assert webfonts.cached_woff2(src, "Warbook") == first and made == ["Warbook"] * 2
+    assert kept[0].read_bytes() == first
+
+    other = webfonts.cached_woff2(src, "Warbook!")
+    assert other != first and len(list((tmp_path / "cache" / "webfonts").iterdir())) == 2
+
+
+def test_without_a_cache_folder_no_font_is_kept(tmp_path, monkeypatch):
+    from builder import cache
+
+    monkeypatch.delenv("WARBOOK_CACHE", raising=False)
+    monkeypatch.setattr(cache, "_kept_in", None)
+    monkeypatch.setattr(webfonts, "_CACHE", {})
+    assert cache.folder("webfonts") is None
+    assert webfonts.cached_woff2(find_font("Cabin-Regular.otf"), "Warbook")[:4] == b"wOF2"
+    monkeypatch.setattr(cache, "_kept_in", tmp_path / "out" / ".cache" / "kit")
+    assert cache.folder("webfonts") is None                  # no output folder yet
+    (tmp_path / "out").mkdir()
+    assert cache.folder("webfonts") == tmp_path / "out" / ".cache" / "webfonts"
+
+
 @pytest.mark.parametrize("url,want", [
     ("https://example.org/rules", "https://example.org/rules/"),
     ("http://localhost:8000/", "http://localhost:8000/"),
