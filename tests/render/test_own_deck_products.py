@@ -2,22 +2,18 @@
 faces from its own template content/happy-families/face.svg.j2) in every product, read back
 from what a build of it writes: the rulebook's and the components' text and placed
 faces, the card PNGs against the Tabletop Simulator sheet, the website's card pictures.
-One build of the game alone (slow: about half a minute)."""
+Read from the session's whole build of the shipped content (``built``, tests/conftest.py):
+a game's files are the same in it as in a build of the game alone."""
 
 from __future__ import annotations
 
 import csv
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
-
-from builder.build import build
-from builder.check import run_check
-from builder.settings import PAPERS, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUG = "happy-families"
@@ -26,25 +22,19 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    base = tmp_path_factory.mktemp("own-deck")
-    content = base / "content"
-    shutil.copytree(ROOT / "content" / SLUG, content / SLUG)
-    (content / "index.yaml").write_text(f"book: {{title: Families}}\ngames: [{SLUG}]\n")
-    out = base / "out"
-    assert build(run_check(content), Settings(content_root=content, output=out,
-                                              paper=PAPERS["a4"])) == 0
+def families(built: Path) -> tuple[Path, list[dict[str, str]]]:
+    """The session's build (its output folder) and the game's deck file's rows."""
     with open(ROOT / "content" / SLUG / "cards.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    return out, rows
+    return built, rows
 
 
 def words(pdf: Path) -> list[str]:
     return [page.extract_text() or "" for page in PdfReader(pdf).pages]
 
 
-def test_the_rulebook_draws_the_games_own_cards(built):
-    out, rows = built
+def test_the_rulebook_draws_the_games_own_cards(families):
+    out, rows = families
     text = " ".join(words(out / "pdf" / f"{SLUG}-rules.pdf"))
     # the cover's cards and the examples' diagrams are the deck's faces: its names, which
     # no French card has, are in the book's text as the faces' own lines
@@ -52,8 +42,8 @@ def test_the_rulebook_draws_the_games_own_cards(built):
     assert len(shown) >= 8, shown
 
 
-def test_the_components_print_every_card_once_with_its_back(built):
-    out, rows = built
+def test_the_components_print_every_card_once_with_its_back(families):
+    out, rows = families
     pages = words(out / "pdf" / f"{SLUG}-components.pdf")
     faces = [i for i, t in enumerate(pages) if "faces" in t.splitlines()[0]]
     backs = [i for i, t in enumerate(pages) if "backs" in t.splitlines()[0]]
@@ -67,8 +57,8 @@ def test_the_components_print_every_card_once_with_its_back(built):
     assert "44" in cover and "63.5 x 88.9 mm (poker)" in cover
 
 
-def test_the_pngs_and_the_tabletop_sheet_are_the_same_faces(built):
-    out, rows = built
+def test_the_pngs_and_the_tabletop_sheet_are_the_same_faces(families):
+    out, rows = families
     png = out / "png" / SLUG
     cards = {r["code"]: Image.open(png / "cards" / "families" / f"{r['code']}.png").convert("RGB")
              for r in rows}
@@ -98,8 +88,8 @@ def test_the_pngs_and_the_tabletop_sheet_are_the_same_faces(built):
     assert distance(slot(44), back) > 6 and distance(slot(45), slot(46)) == 0   # then empty
 
 
-def test_the_website_shows_the_faces_of_the_games_deck(built):
-    out, rows = built
+def test_the_website_shows_the_faces_of_the_games_deck(families):
+    out, rows = families
     page = (out / "site" / f"{SLUG}.html").read_text()
     used = set(re.findall(r"cards/happy-families/families/([A-Z-]+)\.svg", page))
     assert used and used <= {r["code"] for r in rows}
