@@ -156,6 +156,7 @@ def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "rando
     try:
         rng = random.Random(seed)
         state = game.new_game(opts, rng)
+        state.moments = False   # recorded, without the tables' pictures no check here reads
         cls = type(state)
         initial = Counter(state.all_cards())
         if game.supply is not None:

@@ -161,6 +161,36 @@ def test_the_shipped_fixture_conforms():
     assert_conforms(load_engine_file(FIXTURE / "engine.py"), games=30)
 
 
+def test_the_kit_records_steps_without_the_tables_pictures(monkeypatch):
+    """The kit's states record (their events have words, ``show()`` keeps its picture for
+    ``marks``) but take no picture of the table at each event (``State.moments``), which
+    the kit never reads; a recording state with moments on still takes them."""
+    from builder.engine import core
+    from builder.engine.registry import registered_engines
+
+    taken = []
+    real = core.State._moment
+    monkeypatch.setattr(core.State, "_moment", lambda self: taken.append(1) or real(self))
+    battle = registered_engines()["battle"]
+    assert conformance(battle, games=3) == [] and taken == []
+
+    state = battle.new_game(battle.resolve({}), random.Random(2))
+    rng = random.Random(2)
+
+    def step() -> list:
+        node = state.node()
+        if node.kind == "chance":
+            return state.apply_chance(node.choice.sample(rng))
+        return state.apply({p: c.sample(rng) for p, c in node.choices.items()})
+
+    state.moments = False
+    for _ in range(3):
+        events = step()
+        assert events and all(e.text and e.moment is None for e in events) and not taken
+    state.moments = True
+    events = step()
+    assert events and len(taken) == len(events) and all(e.moment for e in events)
+
 def test_a_test_that_uses_the_kit_fails_with_every_breach(tmp_path):
     content = planted(tmp_path, 'heuristic=heuristic, max_steps=lambda options: options["hand"],',
                       'heuristic=heuristic, max_steps=lambda options: 2,')
