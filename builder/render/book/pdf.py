@@ -521,8 +521,10 @@ def fitted_layout(plan: dict[int, float], seen: dict[int, Any]) -> "Callable[...
 #: how many more layouts a book may take to close its gaps (``BookRenderer.lay_out_book``)
 FIT_PASSES = 1
 #: a gap at a page's foot worth a second layout to close by drawing the next step's cards
-#: smaller: one that leaves the page less than 60 % full (issue 27), in text heights
-FIT_GAP = 0.4
+#: smaller, in text heights: 30 %, since a page whose steps stand beside shorter text is
+#: under 60 % full (issue 27) with less than 40 % left under them (bench/page_fill.py
+#: measures each column to its last line: the text's column ends above the diagrams')
+FIT_GAP = 0.3
 #: what the gap loses to the space between blocks: the last block's padding and the
 #: margin between two examples (book.css), and a millimetre to spare (mm)
 FIT_SPARE = 8.0
@@ -533,9 +535,15 @@ def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
     """Where a laid-out book leaves a gap at a page's foot because the step that opens the
     next page did not fit in it, the card width at which that step's diagram would fit
     (the largest of ``SMALLER_CARDS`` that does, its words still at 7 pt and clear of its
-    cards: ``clearance``). Returns the steps to draw smaller, by key, ``plan`` added."""
+    cards: ``clearance``). The other steps of its example that stand the same way (beside
+    their text, or above it) are drawn at that width too: an example's diagrams keep one
+    size, and a run of tall steps that left the same gap on each of its pages (two to a
+    page where three nearly fit) closes them all, where drawing the one step smaller only
+    moved the gap to the next page. Returns the steps to draw smaller, by key, ``plan``
+    added."""
     out = dict(plan)
     pages = doc.pages
+    examples = _example_steps(pages)
     for page, nxt in zip(pages, pages[1:]):
         block = _opening_block(nxt)
         if block is None:
@@ -546,8 +554,9 @@ def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
         if key is None or key in out or key not in seen:
             continue
         pb = page._page_box
-        room = (pb.content_box_y() + pb.height - _used_bottom(page)) / PX_PER_MM - FIT_SPARE
-        if room < FIT_GAP * pb.height / PX_PER_MM or height <= room:
+        gap = (pb.content_box_y() + pb.height - _used_bottom(page)) / PX_PER_MM
+        room = gap - FIT_SPARE
+        if gap < FIT_GAP * pb.height / PX_PER_MM or height <= room:
             continue
         now = step_layout(seen[key], text_width, max_cols)
         grid_h = grid.margin_height() / PX_PER_MM
@@ -559,8 +568,37 @@ def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
             new_grid = max(text_h, smaller.height) if now.side else grid_h - (now.height - smaller.height)
             if height - (grid_h - new_grid) <= room:
                 out[key] = card
+                for other in examples.get(key, ()):
+                    if other in out or other not in seen:
+                        continue
+                    was = step_layout(seen[other], text_width, max_cols)
+                    less = step_layout(seen[other], text_width, max_cols, card)
+                    if less.side == was.side == now.side and not any(
+                            diagram_clashes(g) for g in less.geos):
+                        out[other] = card
                 break
     return out
+
+
+def _example_steps(pages) -> dict[int, list[int]]:
+    """For each step's diagram (its key, ``data-step``), the keys of every diagram of its
+    example (the ``article.example`` it is laid out in), read off the laid-out pages."""
+    found: dict[str, list[int]] = {}
+
+    def walk(box, example: str | None) -> None:
+        element = getattr(box, "element", None)
+        if element is not None and getattr(box, "element_tag", "") == "article" and \
+                "example" in (element.get("class") or "").split():
+            example = element.get("id")
+        key = element.get("data-step") if element is not None else None
+        if example and key and key.isdigit() and int(key) not in found.setdefault(example, []):
+            found[example].append(int(key))
+        for child in getattr(box, "children", ()):
+            walk(child, example)
+
+    for page in pages:
+        walk(page._page_box, None)
+    return {key: keys for keys in found.values() for key in keys}
 
 
 #: CSS pixels to millimetres
