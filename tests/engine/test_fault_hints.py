@@ -36,9 +36,11 @@ class PipsState:
 
 
 @pytest.fixture
-def state(tmp_path: Path):
+def state(tmp_path: Path, monkeypatch):
     path = tmp_path / "engine.py"
     path.write_text(ENGINE)
+    # this test's file alone is a game's code, and only while it runs
+    monkeypatch.setattr(faults, "_GAME_CODE", set())
     faults.add_game_code(path)
     spec = importlib.util.spec_from_file_location("pips_engine_for_hints", path)
     module = importlib.util.module_from_spec(spec)

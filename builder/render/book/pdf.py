@@ -11,6 +11,7 @@ landed (``diagram_placements``).
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -882,10 +883,11 @@ class BookRenderer:
         #: and the diagrams its templates laid out
         self._plan: dict[int, float] = {}
         self._seen: dict[int, Any] = {}
-        #: the key terms on the book's quick reference (``key_terms``), and the room it
-        #: measured for them
+        #: the key terms on the book's quick reference (``key_terms``), the room it
+        #: measured for them, and how many of them the layout has had to leave out
         self._terms: list[list[Any]] = []
         self._room: quickref.Room | None = None
+        self._dropped = 0
         self.env.globals["step_layout"] = fitted_layout(self._plan, self._seen)
         self.env.globals["page_ref"] = helper(page_ref)
         self.env.globals["no_lone_word"] = helper(no_lone_word)
@@ -946,12 +948,17 @@ class BookRenderer:
         self.fetcher.draw_own_cards(g)
         self._plan.clear()
         self._seen.clear()
+        self._room, self._dropped = None, 0
         self._terms = self.key_terms(g)
         return g, self._game_html(g)
 
     def _term_width(self) -> float:
+        """The width of each of the quick reference's two columns of key terms (mm), cut
+        to a tenth of a millimetre, as the templates print it: rounded to the nearest, the
+        two columns and their gap could overrun the line by a twentieth of a millimetre
+        (on Letter, 88.45 mm to 88.5) and the second would fall under the first."""
         q = QUICKREF_MARGINS
-        return (self.paper.width - q.inner - q.outer - quickref.TERMS_GAP) / 2
+        return math.floor((self.paper.width - q.inner - q.outer - quickref.TERMS_GAP) * 5) / 10
 
     def key_terms(self, g: GameView, leave_out: int = 0) -> list[list[Any]]:
         """The glossary's terms the quick reference has room for, as its two columns
@@ -970,21 +977,22 @@ class BookRenderer:
         book = self._book(
             title=f"{g.title}: rules", author=g.designer,
             subject=f"Rules of {g.title}, a card game for {g.players} players. {g.tagline}",
-            keywords=", ".join(["card game", "War variant", "rules", g.title]),
+            keywords=", ".join(["card game", "rules", g.title]),
             cover_cards=[card_url(ref, "full") for ref in g.cover_cards],
             key_terms=self._terms,
         )
         return self.env.get_template("book/book.html.j2").render(book=book, games=[g])
 
-    def _book_with_terms(self, g: GameView):
-        """Lay the book out with its key terms; should they run into the comparison under
-        them after all (their heights were measured apart from the book), with one fewer,
-        until they are clear."""
-        doc = self._html(self._game_html(g))
-        dropped = 0
+    def _book_with_terms(self, g: GameView, doc=None):
+        """Lay the book out with its key terms (``doc``, when already laid out so); should
+        they run into the comparison under them after all (their heights were measured
+        apart from the book), with one fewer, until they are clear. A term once left out
+        stays out in the layouts that follow (the fitting pass's)."""
+        if doc is None:
+            doc = self._html(self._game_html(g))
         while quickref.overlap(doc) > 0 and any(self._terms):
-            dropped += 1
-            self._terms = self.key_terms(g, leave_out=dropped)
+            self._dropped += 1
+            self._terms = self.key_terms(g, leave_out=self._dropped)
             doc = self._html(self._game_html(g))
         return doc
 
@@ -992,9 +1000,7 @@ class BookRenderer:
         """Lay out a rulebook (``book_html``'s), then again with the diagrams that would
         close a gap at a page's foot drawn smaller (``fit_plan``), while that finds more
         (twice at most: each pass is a whole layout)."""
-        doc = self._html(html)
-        if quickref.overlap(doc) > 0:
-            doc = self._book_with_terms(g)
+        doc = self._book_with_terms(g, self._html(html))
         for _ in range(FIT_PASSES):
             plan = fit_plan(doc, self._seen, self.paper.text_width, MAX_COLS, self._plan)
             if plan == self._plan:

@@ -366,3 +366,15 @@ def test_the_height_estimate_of_an_example_in_columns_is_a_close_lower_bound(boo
             assert 0.7 * laid_out <= estimate <= laid_out, (slug, e.number, estimate, laid_out)
             assert estimate < pdf.example_height(e, a4.text_width, pdf.MAX_COLS)
     assert len(measured) >= 3 and ("battle", 11) in measured, measured
+
+
+def test_only_the_books_last_step_is_kept_from_breaking(books, report):
+    """The last step of the last example is never split (a split would leave its last
+    lines alone on the page before "By the numbers"); the last step of an example inside a
+    run of examples sharing the columns (Winning the Battle's) is not the book's last and
+    breaks as any step does."""
+    gr = next(g for g in report.games if g.game.slug == "winning-the-battle")
+    g, html = books.book_html(gr)
+    assert "ex-run" in html and html.count("ex-last") == 1
+    last = g.examples[-1].anchor
+    assert html.index(f'id="{last}"') < html.index("ex-last")

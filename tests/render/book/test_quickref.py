@@ -106,3 +106,20 @@ def test_terms_measured_too_short_are_dropped_until_clear(books, report, monkeyp
     doc = books.lay_out_book(g, html)
     assert quickref.overlap(doc) == 0
     assert 0 < len(_names(doc)) < len(g.glossary)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_two_columns_of_terms_and_their_gap_fit_their_line(paper):
+    """Each column's width is cut to the tenth of a millimetre the templates print: on
+    Letter half the line less the gap is 88.45 mm, which printed as 88.5 made the two
+    columns and their gap a twentieth of a millimetre wider than the line, and the second
+    column fell under the first."""
+    from builder.render.book.pdf import QUICKREF_MARGINS
+    from builder.settings import PAPERS
+
+    r = BookRenderer(Settings(content_root=Path("content"), output=Path("unused"),
+                              paper=PAPERS[paper]))
+    width = r._term_width()
+    line = PAPERS[paper].width - QUICKREF_MARGINS.inner - QUICKREF_MARGINS.outer
+    assert f"{width:.1f}" == f"{width:.10g}"          # printed as it is
+    assert 0 <= line - (2 * width + quickref.TERMS_GAP) < 0.2
