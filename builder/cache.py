@@ -18,7 +18,11 @@ Other stages keep what they can work out again in a folder of their own beside t
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
+
+#: a hidden part-written file older than this (seconds) was left by a stopped run
+STALE_TMP_S = 600
 
 
 def env_cache() -> Path | None:
@@ -36,16 +40,19 @@ def keep_in(output: Path | str) -> None:
     _kept_in = Path(output) / ".cache" / "kit"
 
 
+def _in_output(kind: str) -> Path | None:
+    """``<output>/.cache/kind`` when :func:`keep_in` named an output folder that exists."""
+    if _kept_in is not None and _kept_in.parent.parent.is_dir():
+        return _kept_in.parent / kind
+    return None
+
+
 def cache_dir() -> Path | None:
     """The conformance kit's verdicts' folder: ``$WARBOOK_CACHE``, else the output
     folder's ``.cache/kit`` if :func:`keep_in` named an output folder that exists, else
     None (nothing kept)."""
     env = env_cache()
-    if env is not None:
-        return env
-    if _kept_in is not None and _kept_in.parent.parent.is_dir():
-        return _kept_in
-    return None
+    return env if env is not None else _in_output("kit")
 
 
 def folder(kind: str) -> Path | None:
@@ -54,8 +61,41 @@ def folder(kind: str) -> Path | None:
     named an output folder that exists (a build keeps the output's hidden folders); else
     None, and nothing is kept."""
     env = env_cache()
-    if env is not None:
-        return env / kind
-    if _kept_in is not None and _kept_in.parent.parent.is_dir():
-        return _kept_in.parent / kind
-    return None
+    return env / kind if env is not None else _in_output(kind)
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all: into a hidden file beside it
+    (``.tmp-<pid>-<name>``), then renamed over it in one step. An :class:`OSError` is
+    raised after the hidden file is removed; :func:`prune` removes one a killed run left."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".tmp-{os.getpid()}-{path.name}")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise
+
+
+def prune(where: Path, suffix: str, keep: int) -> None:
+    """Keep the ``keep`` most recently used files named ``*suffix`` in ``where`` (a reader
+    touches what it uses), and remove the hidden part-written files of runs that stopped
+    (older than :data:`STALE_TMP_S`). A folder that cannot be pruned is no error."""
+    try:
+        found = []
+        for e in os.scandir(where):
+            st = e.stat(follow_symlinks=False)
+            if e.name.startswith(".tmp-"):
+                if time.time() - st.st_mtime > STALE_TMP_S:
+                    os.unlink(e.path)
+            elif e.name.endswith(suffix):
+                found.append((st.st_mtime_ns, e.path))
+        found.sort(reverse=True)
+        for _, path in found[keep:]:
+            os.unlink(path)
+    except OSError:
+        pass

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from . import __version__, resources
+from .cache import prune, write_whole
 from .diagnostics import Diagnostic, Diagnostics, Located
 
 #: the layout of an entry; a new one makes every old entry a miss
@@ -59,8 +60,6 @@ FOLDER = (".cache", "check")
 MAX_ENTRIES = 400
 #: a content file larger than this is hashed by its size, time and inode, not read
 READ_MAX = 32 * 1024 * 1024
-#: a temporary file older than this (seconds) is a leftover of a stopped run
-STALE_TMP_S = 600
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -359,41 +358,21 @@ class Store:
         return payload
 
     def put(self, key: str | None, kind: str, payload: dict) -> None:
-        """Store ``payload`` (replacing the file in one step); any failure is silent."""
+        """Store ``payload`` (replacing the file in one step, :func:`.cache.write_whole`);
+        any failure is silent."""
         if key is None:
             return
         try:
             text = json.dumps({"format": FORMAT, "kind": kind, "key": key,
                                "sum": _digest(payload), "payload": payload},
                               separators=(",", ":"))
-            self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = self.folder / f".tmp-{os.getpid()}-{key[:16]}"
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, self.path(key))
+            write_whole(self.path(key), text.encode("utf-8"))
         except (OSError, TypeError, ValueError, RecursionError):
-            try:
-                (self.folder / f".tmp-{os.getpid()}-{key[:16]}").unlink(missing_ok=True)
-            except OSError:
-                pass
+            pass
 
     def prune(self, keep: int = MAX_ENTRIES) -> None:
         """Keep the ``keep`` most recently used entries; remove stopped runs' leftovers."""
-        import time
-
-        try:
-            found = []
-            for e in os.scandir(self.folder):
-                st = e.stat(follow_symlinks=False)
-                if e.name.startswith(".tmp-"):
-                    if time.time() - st.st_mtime > STALE_TMP_S:
-                        os.unlink(e.path)
-                elif e.name.endswith(".json"):
-                    found.append((st.st_mtime_ns, e.path))
-            found.sort(reverse=True)
-            for _, path in found[keep:]:
-                os.unlink(path)
-        except OSError:
-            pass
+        prune(self.folder, ".json", keep)
 
 
 # --------------------------------------------------------------------------- records

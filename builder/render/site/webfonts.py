@@ -63,7 +63,7 @@ _CACHE: dict[str, bytes] = {}
 #: the subset fonts kept on disk (:func:`builder.cache.folder`), the most recently used
 KEEP = 48
 #: what a kept font's name depends on besides its source's bytes and the characters
-RECIPE = f"woff2 1|{subset.__name__}|{FEATURES}|{BASE}"
+RECIPE = f"woff2 1|{FEATURES}|{BASE}"
 
 
 def cached_woff2(source: Path, chars: str) -> bytes:
@@ -108,16 +108,13 @@ def _read_kept(path: Path) -> bytes | None:
 
 
 def _keep(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all (a file beside it, then renamed),
-    and prune the folder to the :data:`KEEP` most recently used. A cache that cannot be
-    written is no error: the font is made again next time."""
+    """Keep ``data`` at ``path`` whole or not at all, and prune the folder to the
+    :data:`KEEP` most recently used (:mod:`builder.cache`). A cache that cannot be written
+    is no error: the font is made again next time."""
+    from ... import cache
+
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        part = path.with_name(f".{path.name}.{os.getpid()}")
-        part.write_bytes(data)
-        os.replace(part, path)
-        kept = sorted(path.parent.glob("*.woff2"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in kept[KEEP:]:
-            old.unlink(missing_ok=True)
+        cache.write_whole(path, data)
     except OSError:
-        pass
+        return
+    cache.prune(path.parent, ".woff2", KEEP)
