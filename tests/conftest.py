@@ -5,6 +5,7 @@ Shared helpers that are not fixtures live in tests/helpers.py."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import signal
@@ -26,7 +27,10 @@ if os.environ.get("MUTANT_UNDER_TEST") == "stats":
 # of the content folders, so no test writes into content/ (builder/lab/figures.py). The
 # shipped games' committed full figures are read first, and stand in for capped ones.
 os.environ.setdefault("WARBOOK_LAB_GAMES", "150")
-os.environ.setdefault("WARBOOK_CACHE", tempfile.mkdtemp(prefix="warbook-figures-"))
+if not os.environ.get("WARBOOK_CACHE"):  # made once, by the run's first process (the
+    # workers inherit it), and removed when that process ends
+    os.environ["WARBOOK_CACHE"] = tempfile.mkdtemp(prefix="warbook-figures-")
+    atexit.register(shutil.rmtree, os.environ["WARBOOK_CACHE"], True)
 
 # A run started in the background by a script (`bash .ci/run &`, a CI runner without job
 # control) inherits SIGINT ignored, and every process it starts would too: a `warbook

@@ -20,7 +20,6 @@ from typing import Any, Callable
 from markupsafe import Markup
 from weasyprint import CSS, HTML
 from weasyprint.formatting_structure import boxes
-from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcherResponse
 
 from ... import __version__
@@ -29,7 +28,7 @@ from ...model import Book
 from ...settings import Margins, Paper, Settings
 from ..faces import Faces, back_ref, split_ref
 from ..fetch import CardFetcher, card_url
-from ..fonts import font_face_css
+from ..fonts import font_configuration, font_face_css
 from ..marks import LABEL_FONT, OUTSIDE, card_shapes, place_sign, swatch_for
 from ..marks import Path as SignPath
 from ..marks import Text as SignText
@@ -891,7 +890,7 @@ class BookRenderer:
         self.env.globals["step_layout"] = fitted_layout(self._plan, self._seen)
         self.env.globals["page_ref"] = helper(page_ref)
         self.env.globals["no_lone_word"] = helper(no_lone_word)
-        self.font_config = FontConfiguration()
+        self.font_config = font_configuration()
         root = content_root if content_root is not None else (
             templates.parent if templates is not None else None)
         self.fetcher = BookFetcher(settings.four_colour, Faces(root, settings.four_colour))

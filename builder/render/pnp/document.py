@@ -38,7 +38,6 @@ import pikepdf
 import pydyf
 from markupsafe import Markup, escape
 from weasyprint import CSS, HTML
-from weasyprint.text.fonts import FontConfiguration
 
 from ... import __version__
 from ...engine.core import Card
@@ -46,7 +45,7 @@ from ...settings import Paper
 from .. import cards as cardart
 from ..faces import Faces, split_ref
 from ..fetch import CardFetcher
-from ..fonts import font_face_css
+from ..fonts import font_configuration, font_face_css
 from ..templating import environment, helper, macros, read_template_file, shipped
 from . import art, layout
 from .pieces import CARD_H, CARD_W, ComponentError, mm
@@ -124,7 +123,7 @@ class Renderer:
         # the macros the sheets' pieces call from Python, each call a bounded render
         self.texts = macros(self.env.get_template("components/texts.html.j2"))
         self.cover_macro = macros(self.env.get_template("components/cover.html.j2")).cover
-        self.font_config = share.font_config if share else FontConfiguration()
+        self.font_config = share.font_config if share else font_configuration()
         # the games' own decks are added to the fetcher's Faces as their sheets are made
         self.fetcher = share.fetcher if share else PnpFetcher(faces=Faces(content_root))
         self.image_cache: dict = share.image_cache if share else {}
