@@ -827,9 +827,8 @@ def example_height(e, text_width: float, max_cols: int = 14, text_height: float 
     height: tests/render/book/test_book_layout.py measures it). Given the text block's
     height, an example set in the page's two columns (``example_columns``) counts half the
     height of what the columns hold: its steps, and its setup when that goes in them."""
-    h = 14 + _height(_paras(e.intro), BODY, MEASURE) + _height(
-        [" ".join(line for _, line in e.rules)], META, META_MEASURE) + _height(
-        _paras(e.outro), BODY, MEASURE)
+    h = 14 + _height(_paras(e.outro), BODY, MEASURE)
+    lead = _height(_paras(e.intro), BODY, MEASURE) + _meta_height(e, META_MEASURE)
     if example_columns(e, text_width, max_cols, text_height):
         wide = [spans_columns(s, text_width, max_cols, text_height) for s in e.steps]
         h += sum(_step_height(s, text_width, max_cols) for s, w in zip(e.steps, wide) if w)
@@ -840,19 +839,40 @@ def example_height(e, text_width: float, max_cols: int = 14, text_height: float 
             col = min((text_width - COLUMN_GAP) / 2, MEASURE)
             pieces.append(d.height + 1.5 + 4.5 + _key_height(e.setup, col)
                           + _state_height(e.setup_state, col) + 4)
+            h += lead
         else:
-            h += _setup_height(e, text_width, max_cols)
+            h += _opening_height(e, text_width, max_cols)
         return h + sum(pieces) / 2
-    return h + _setup_height(e, text_width, max_cols) + sum(
+    return h + _opening_height(e, text_width, max_cols) + sum(
         _step_height(s, text_width, max_cols) for s in e.steps)
 
 
-def _setup_height(e, text_width: float, max_cols: int) -> float:
-    """An example's setup's height (mm) across the page, its text beside or under it."""
+def _meta_height(e, width: float) -> float:
+    return _height([" ".join(line for _, line in e.rules)], META, min(width, META_MEASURE))
+
+
+def opening_beside(e, text_width: float, max_cols: int = 14) -> bool:
+    """Whether an example's "Shows" line and intro are set beside its setup's diagram,
+    above the setup's own words, rather than across the page above it: whenever the setup
+    stands beside its text (``step_layout``). The column beside such a diagram holds only
+    "Setup" and a few lines of who holds what, and the opening, kept whole, is then
+    shorter by the intro's height, which is what most often kept it off the foot of the
+    page before (the next example's opening waited for a page of its own)."""
+    return step_layout(e.setup, text_width, max_cols).side
+
+
+def _opening_height(e, text_width: float, max_cols: int) -> float:
+    """The height (mm) of an example's "Shows" line, intro and setup, across the page: the
+    setup's text beside or under its diagram, the intro beside it too where
+    ``opening_beside``, else above it."""
     d = step_layout(e.setup, text_width, max_cols)
     col = min(text_width - d.width - 4 if d.side else text_width, MEASURE)
     setup = 4.5 + _key_height(e.setup, col) + _state_height(e.setup_state, col)
-    return (max(d.height, setup) if d.side else d.height + 1.5 + setup) + 4
+    if opening_beside(e, text_width, max_cols):
+        lead = _height(_paras(e.intro), BODY, col) + _meta_height(e, col) + 2
+        return max(d.height, lead + setup) + 4
+    lead = _height(_paras(e.intro), BODY, MEASURE) + _meta_height(e, META_MEASURE)
+    return lead + (max(d.height, setup) if d.side else d.height + 1.5 + setup) + 4
 
 
 class BookRenderer:
@@ -876,6 +896,7 @@ class BookRenderer:
         self.env.globals["example_columns"] = helper(example_columns)
         self.env.globals["column_layout"] = helper(column_layout)
         self.env.globals["setup_in_columns"] = helper(setup_in_columns)
+        self.env.globals["opening_beside"] = helper(opening_beside)
         self.env.globals["spans_columns"] = helper(spans_columns)
         self.env.globals["column_runs"] = helper(column_runs)
         #: the diagrams drawn smaller in the book being laid out (``fit_plan``), by key,

@@ -305,8 +305,8 @@ def test_compendium_is_one_tagged_navigable_book(built, report):
         first = {t: k for k, t in parts}
         for annot in pdf.pages[1].obj.get("/Annots", []):
             name = str(annot.get("/Dest", ""))
-            if name.endswith("--cover"):
-                slug = name[:-len("--cover")]
+            if name.endswith("--_cover"):
+                slug = name[:-len("--_cover")]
                 game = next(g for g in report.content.games if g.slug == slug)
                 assert page_ids[dests[name][0].objgen] == first[game.title]
 
