@@ -865,7 +865,7 @@ PRODUCTS: dict[str, Product] = {
         }),
     "book": Product(
         globals=frozenset({"example_height", "comment_below", "example_columns", "column_layout",
-                           "setup_in_columns", "spans_columns", "step_layout", "page_ref",
+                           "setup_in_columns", "opening_beside", "spans_columns", "step_layout", "page_ref",
                            "diagram_id", "no_lone_word", "column_runs"}),
         templates={"book/book.html.j2": frozenset({"book", "games"}),
                    "book/front.html.j2": frozenset({"book", "games"}),

@@ -62,7 +62,7 @@ JINJA_GLOBALS = ["range", "lipsum", "cycler", "joiner", "namespace", "dict", "se
 CONTEXT_NAMES = {"site": ["pdf", "games", "nav", "page_name", "describe", "short_title"],
                  "book": ["book", "games", "example_height", "diagram_id", "page_ref",
                           "step_layout", "comment_below", "example_columns",
-                          "column_layout", "setup_in_columns", "spans_columns", "column_runs"],
+                          "column_layout", "setup_in_columns", "opening_beside", "spans_columns", "column_runs"],
                  "components": ["doc", "sheets"]}
 POWER_FORMS = [
     "{{ X.__class__ }}", "{{ '{0.__class__}'.format(X) }}", "{{ X | attr('__class__') }}",
