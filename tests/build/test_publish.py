@@ -172,8 +172,8 @@ def build(out: Path, paper: str, kill_at: str | None = None, kill_after: float |
 @pytest.mark.slow
 @pytest.mark.build
 def test_killed_real_builds(tmp_path: Path, war_letter: Path):
-    """Builds of one game killed at the named points of publication and at random
-    moments, each from a whole build on one paper to a build on the other (A4 and Letter
+    """Builds of one game killed at the named points of publication and at a random
+    moment, each from a whole build on one paper to a build on the other (A4 and Letter
     in turn). After each kill the output is the whole previous build (every file's bytes
     as before) or the whole new one (the new paper's file names, and not one file left
     from the previous build: a --game build on another paper rewrites every file); the next
@@ -191,7 +191,7 @@ def test_killed_real_builds(tmp_path: Path, war_letter: Path):
     # ("completing" is not reached here: a --game build rewrites every file, so there is
     # nothing of the previous output to link in; the fast tests kill it there)
     runs = [("staged", None), ("completed", None), ("swapped", None)]
-    runs += [(None, rng.uniform(1.0, 10.0)) for _ in range(2)]
+    runs += [(None, rng.uniform(1.0, 10.0))]
     for i, (point, delay) in enumerate(runs):
         paper = ("letter", "a4")[i % 2]
         old = files(out)
