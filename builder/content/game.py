@@ -188,6 +188,7 @@ class GameReader(ProseReader):
                 continue
             seen[ex.id] = ex.where
             examples.append(ex)
+        self.no_shared_anchor(index, examples, glossary)
 
         self.within_book_chars(slug, data, texts, quickref, rules, glossary, examples)
         return Game(
@@ -347,6 +348,22 @@ class GameReader(ProseReader):
                 except CardError as e:
                     self.diags.error(data.at("cover_cards"), f"cover_cards: {e}")
         return accent, colours, cover
+
+    def no_shared_anchor(self, rules: dict, examples: list, glossary) -> None:
+        """A rule, an example and a glossary term each have a place in the book and on the
+        website named by the game and an id: the rule's own id, ``ex-`` and the example's
+        id, ``term-`` and the term. A rule whose id is an example's or a term's place name
+        would share it, and every link to either would land on whichever came first."""
+        taken: dict[str, str] = {}
+        for ex in examples:
+            taken["ex-" + ex.id] = f"example '{ex.id}' ({ex.where.path}:{ex.where.line})"
+        for t in glossary or []:
+            taken.setdefault(t.anchor, f"the glossary's term '{t.term}' ({t.where.path}:{t.where.line})")
+        for rid, rule in rules.items():
+            if rid in taken:
+                self.diags.error(rule.where, f"rule id '{rid}' is also the place name of "
+                                 f"{taken[rid]} in the book and on the website, so links "
+                                 f"to one would land on the other; give the rule another id")
 
     def within_diagrams(self, ex: Example, before: int, slug: str) -> bool:
         """Whether the rulebook (and the compendium) can take this example's diagrams (its

@@ -269,6 +269,12 @@ def _cases():
             "digits and hyphens"])
     yield ("rules-duplicate-id", {"high-five/rules.md": RULES + "\n## Ties again {#tie}\n"}, RULES_FILE,
            [f"{RULES_FILE}:21:1: error: rule id 'tie' is already used on line 11"])
+    # a rule named as an example's place in the book and on the site (``ex-`` and its id)
+    yield ("rules-id-of-an-example",
+           {"high-five/rules.md": RULES + "\n## Short game {#ex-short-game}\n"}, RULES_FILE,
+           [f"{RULES_FILE}:21:1: error: rule id 'ex-short-game' is also the place name of "
+            f"example 'short-game' ({EXAMPLE_FILE}:1) in the book and on the website, so "
+            "links to one would land on the other; give the rule another id"])
     yield ("rules-skipped-level",
            {"high-five/rules.md": RULES + "\n# More {#more}\n\n### Deep {#deep}\n"}, RULES_FILE,
            [f"{RULES_FILE}:23:1: error: heading level 3 directly under level 1; do not skip a level"])
