@@ -1,5 +1,5 @@
 """Every balance claim the shipped games state (``balance.claims`` in each game.yaml) holds
-when measured as `warbook check --balance` does, at 300 games a line-up (50 for a line-up
+when measured as `warbook check --balance` does, at 200 games a line-up (50 for a line-up
 with the search bot, whose games are most of the cost: at 100 they took 31 of the test's
 39 s alone), through the real command line.
 
@@ -18,7 +18,7 @@ from helpers import run_warbook
 
 @pytest.mark.slow
 def test_every_shipped_claim_holds():
-    proc = run_warbook("check", "--balance", "--games", "300", "--search-games", "50",
+    proc = run_warbook("check", "--balance", "--games", "200", "--search-games", "50",
                        timeout=900)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     # 26 claims of the first seven games, 5 of Happy Families (counted in their game.yaml)

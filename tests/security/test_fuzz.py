@@ -452,9 +452,9 @@ def test_a_hundred_and_seventy_mutations(slow_run):
 @pytest.mark.slow
 @pytest.mark.build
 def test_accepted_mutations_really_build(tmp_path: Path, slow_run):
-    """The first two accepted mutations of a game.yaml (the file the build reads most from)
-    in the slow run's seeds (which run to 1170 so as to hold two) go through a real
-    ``warbook build`` of their game: PDFs, sheets, PNGs; exit status 0 and no traceback.
+    """The first accepted mutation of a game.yaml (the file the build reads most from) in
+    the slow run's seeds goes through a real ``warbook build`` of its game (two did, at
+    18 s each, until the suite's time was over 15 minutes): PDFs, sheets, PNGs; exit status 0 and no traceback.
     Which mutations the check accepts is read from the slow run (each mutation was checked
     there)."""
     import subprocess
@@ -462,7 +462,7 @@ def test_accepted_mutations_really_build(tmp_path: Path, slow_run):
 
     built = 0
     for seed in SLOW_SEEDS:
-        if built == 2:
+        if built == 1:
             break
         run = slow_run[seed]
         # a game.yaml itself (not an example whose name ends in "game.yaml"); whether the
@@ -481,4 +481,4 @@ def test_accepted_mutations_really_build(tmp_path: Path, slow_run):
                               cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0 and "Traceback" not in proc.stderr, (what, proc.stderr)
         built += 1
-    assert built == 2
+    assert built == 1
