@@ -96,7 +96,6 @@ def embeddable_files() -> list[Path]:
     return out
 
 
-
 def font_configuration():
     """A WeasyPrint ``FontConfiguration`` whose font folder is removed when the process
     that made it ends. WeasyPrint copies each ``@font-face`` file into a folder in the

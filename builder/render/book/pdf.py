@@ -828,7 +828,6 @@ def example_height(e, text_width: float, max_cols: int = 14, text_height: float 
     height, an example set in the page's two columns (``example_columns``) counts half the
     height of what the columns hold: its steps, and its setup when that goes in them."""
     h = 14 + _height(_paras(e.outro), BODY, MEASURE)
-    lead = _height(_paras(e.intro), BODY, MEASURE) + _meta_height(e, META_MEASURE)
     if example_columns(e, text_width, max_cols, text_height):
         wide = [spans_columns(s, text_width, max_cols, text_height) for s in e.steps]
         h += sum(_step_height(s, text_width, max_cols) for s, w in zip(e.steps, wide) if w)
@@ -839,7 +838,7 @@ def example_height(e, text_width: float, max_cols: int = 14, text_height: float 
             col = min((text_width - COLUMN_GAP) / 2, MEASURE)
             pieces.append(d.height + 1.5 + 4.5 + _key_height(e.setup, col)
                           + _state_height(e.setup_state, col) + 4)
-            h += lead
+            h += _lead_height(e, MEASURE)
         else:
             h += _opening_height(e, text_width, max_cols)
         return h + sum(pieces) / 2
@@ -847,8 +846,11 @@ def example_height(e, text_width: float, max_cols: int = 14, text_height: float 
         _step_height(s, text_width, max_cols) for s in e.steps)
 
 
-def _meta_height(e, width: float) -> float:
-    return _height([" ".join(line for _, line in e.rules)], META, min(width, META_MEASURE))
+def _lead_height(e, width: float) -> float:
+    """The height (mm) of an example's "Shows" line and intro set ``width`` mm wide (the
+    "Shows" line at most ``META_MEASURE``)."""
+    return _height(_paras(e.intro), BODY, width) + _height(
+        [" ".join(line for _, line in e.rules)], META, min(width, META_MEASURE))
 
 
 def opening_beside(e, text_width: float, max_cols: int = 14) -> bool:
@@ -868,11 +870,9 @@ def _opening_height(e, text_width: float, max_cols: int) -> float:
     d = step_layout(e.setup, text_width, max_cols)
     col = min(text_width - d.width - 4 if d.side else text_width, MEASURE)
     setup = 4.5 + _key_height(e.setup, col) + _state_height(e.setup_state, col)
-    if opening_beside(e, text_width, max_cols):
-        lead = _height(_paras(e.intro), BODY, col) + _meta_height(e, col) + 2
-        return max(d.height, lead + setup) + 4
-    lead = _height(_paras(e.intro), BODY, MEASURE) + _meta_height(e, META_MEASURE)
-    return lead + (max(d.height, setup) if d.side else d.height + 1.5 + setup) + 4
+    if d.side:  # opening_beside: the lead beside the diagram too, over the setup's words
+        return max(d.height, _lead_height(e, col) + 2 + setup) + 4
+    return _lead_height(e, MEASURE) + d.height + 1.5 + setup + 4
 
 
 class BookRenderer:
