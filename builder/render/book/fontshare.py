@@ -87,7 +87,8 @@ class _Face:
                                  desubroutinize=True, notdef_outline=True,
                                  recalc_bounds=False, layout_closure=False)
         options.drop_tables += ["GSUB", "GPOS", "GDEF", "SVG ", "BASE", "JSTF", "DSIG"]
-        font = TTFont(io.BytesIO(self.data))
+        # the face's own timestamp is kept: the same glyphs give the same bytes
+        font = TTFont(io.BytesIO(self.data), recalcTimestamp=False)
         for table in ("GSUB", "GPOS", "GDEF"):  # the PDF's text is glyphs already shaped
             if table in font:
                 del font[table]

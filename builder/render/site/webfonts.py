@@ -49,7 +49,8 @@ def woff2(source: Path, chars: str) -> bytes:
     opts.desubroutinize = True
     opts.name_IDs = [0, 1, 2, 3, 4, 5, 6]  # keep the copyright and licence-relevant names
     opts.notdef_outline = True
-    font = TTFont(str(source), lazy=False)
+    # the source's own timestamp is kept: the same font and characters give the same bytes
+    font = TTFont(str(source), lazy=False, recalcTimestamp=False)
     sub = subset.Subsetter(opts)
     sub.populate(text=chars)
     sub.subset(font)

@@ -61,6 +61,22 @@ def test_woff2_keeps_exactly_the_asked_characters():
     assert len(font.getGlyphOrder()) < len(whole.getGlyphOrder()) / 5
 
 
+def test_the_same_font_and_characters_give_the_same_bytes_at_any_time(monkeypatch):
+    """A site's and a book's subset fonts are the same bytes whenever they are made: the
+    font's own timestamp is kept, not replaced by the clock's (which made a rebuild's fonts,
+    and so its pages' hashes, differ from one second to the next)."""
+    from fontTools.ttLib.tables import _h_e_a_d
+
+    from builder.render.book import fontshare
+
+    src = find_font("Cabin-Regular.otf")
+    clock = iter(range(3_000_000_000, 3_000_000_100, 7))
+    monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda: next(clock))
+    assert webfonts.woff2(src, "Warbook") == webfonts.woff2(src, "Warbook")
+    face = fontshare._Face(src)
+    assert face.subset({1, 2, 3}) == face.subset({1, 2, 3})
+
+
 def test_a_subset_font_is_kept_on_disk_and_a_damaged_one_made_again(tmp_path, monkeypatch):
     """The second build (another process: the in-memory cache emptied) reads the font the
     first kept instead of subsetting again; a kept file cut short is not WOFF2 and is made
