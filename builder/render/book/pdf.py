@@ -505,15 +505,21 @@ def step_layout(diagram, text_width: float, max_cols: int, card: float = CARD,
     return StepLayout(geos, dw, dh, len(geos) == 1 and dw <= text_width * 0.62, card)
 
 
-def fitted_layout(plan: dict[int, float], seen: dict[int, Any]) -> "Callable[..., StepLayout]":
-    """``step_layout`` for the book templates: each diagram at the card width ``plan``
-    gives it (by its key), else ``CARD``; the diagrams laid out are kept in ``seen`` by
-    key, for ``fit_plan``. A function over those two dicts alone."""
+def fitted_layout(plan: dict[int, float], seen: dict[int, Any],
+                  column: bool = False) -> "Callable[..., StepLayout | None]":
+    """``step_layout`` (or, ``column``, ``column_layout``) for the book templates: each
+    diagram at the card width ``plan`` gives it (by its key; in a column, at most that
+    width), else ``CARD``; the diagrams laid out are kept in ``seen`` by key, for
+    ``fit_plan``. A function over those two dicts alone."""
 
-    def layout(diagram, text_width: float, max_cols: int) -> StepLayout:
+    def layout(diagram, text_width: float, max_cols: int) -> StepLayout | None:
         key = id(diagram)
         seen[key] = diagram
-        return replace(step_layout(diagram, text_width, max_cols, plan.get(key, CARD)), key=key)
+        card = plan.get(key, CARD)
+        if column:
+            d = column_layout(diagram, text_width, max_cols, card)
+            return None if d is None else replace(d, key=key)
+        return replace(step_layout(diagram, text_width, max_cols, card), key=key)
 
     return helper(layout)
 
@@ -528,6 +534,10 @@ FIT_GAP = 0.3
 #: what the gap loses to the space between blocks: the last block's padding and the
 #: margin between two examples (book.css), and a millimetre to spare (mm)
 FIT_SPARE = 8.0
+#: the same for a step that goes on from its own example at the gap's head (a step, or
+#: the opening of an example in the columns): only the padding under the last block
+#: (1.2 mm, book.css ``.ex-step``) lies between them, and a little to spare (mm)
+FIT_SPARE_WITHIN = 3.0
 
 
 def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
@@ -535,8 +545,10 @@ def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
     """Where a laid-out book leaves a gap at a page's foot because the step that opens the
     next page did not fit in it, the card width at which that step's diagram would fit
     (the largest of ``SMALLER_CARDS`` that does, its words still at 7 pt and clear of its
-    cards: ``clearance``). The other steps of its example that stand the same way (beside
-    their text, or above it) are drawn at that width too: an example's diagrams keep one
+    cards: ``clearance``). A step set in one of the page's two columns needs only its
+    diagram and the first two lines of its text in the gap: the rest runs on into the next
+    column. The other steps of its example that stand the same way (beside their text,
+    above it, or in a column) are drawn at that width too: an example's diagrams keep one
     size, and a run of tall steps that left the same gap on each of its pages (two to a
     page where three nearly fit) closes them all, where drawing the one step smaller only
     moved the gap to the next page. Returns the steps to draw smaller, by key, ``plan``
@@ -544,6 +556,20 @@ def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
     out = dict(plan)
     pages = doc.pages
     examples = _example_steps(pages)
+    in_column = _column_steps(pages)
+
+    def layout(key: int, card: float = CARD) -> StepLayout | None:
+        if key in in_column:
+            return column_layout(seen[key], text_width, max_cols, card)
+        return step_layout(seen[key], text_width, max_cols, card)
+
+    def fits(key: int, card: float, like: StepLayout) -> StepLayout | None:
+        """``key``'s diagram at ``card``, if that is smaller and stands as ``like`` does."""
+        now, less = layout(key), layout(key, card)
+        if now is None or less is None or less.card >= now.card or less.side != like.side:
+            return None
+        return None if any(diagram_clashes(g) for g in less.geos) else less
+
     for page, nxt in zip(pages, pages[1:]):
         block = _opening_block(nxt)
         if block is None:
@@ -551,33 +577,59 @@ def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
         height, grid, text = block
         key = grid.element.get("data-step")  # a content's own template may write anything
         key = int(key) if key.isdigit() else None
-        if key is None or key in out or key not in seen:
+        if key is None or key in plan or key not in seen:
             continue
         pb = page._page_box
         gap = (pb.content_box_y() + pb.height - _used_bottom(page)) / PX_PER_MM
-        room = gap - FIT_SPARE
+        room = gap - (FIT_SPARE_WITHIN if _goes_on(nxt) else FIT_SPARE)
         if gap < FIT_GAP * pb.height / PX_PER_MM or height <= room:
             continue
-        now = step_layout(seen[key], text_width, max_cols)
+        now = layout(key)
         grid_h = grid.margin_height() / PX_PER_MM
         text_h = text.margin_height() / PX_PER_MM if text is not None else 0.0
+        drawn = out.get(key, CARD)  # smaller already, with another step of its example
         for card in SMALLER_CARDS:
-            smaller = step_layout(seen[key], text_width, max_cols, card)
-            if smaller.side != now.side or any(diagram_clashes(g) for g in smaller.geos):
+            smaller = fits(key, card, now)
+            if smaller is None:
                 continue
-            new_grid = max(text_h, smaller.height) if now.side else grid_h - (now.height - smaller.height)
+            if key in in_column or not now.side:  # the diagram over its text
+                new_grid = grid_h - (now.height - smaller.height)
+            else:
+                new_grid = max(text_h, smaller.height)
             if height - (grid_h - new_grid) <= room:
-                out[key] = card
-                for other in examples.get(key, ()):
-                    if other in out or other not in seen:
-                        continue
-                    was = step_layout(seen[other], text_width, max_cols)
-                    less = step_layout(seen[other], text_width, max_cols, card)
-                    if less.side == was.side == now.side and not any(
-                            diagram_clashes(g) for g in less.geos):
-                        out[other] = card
+                if card < drawn:  # the example's steps at the smallest width one needs
+                    out[key] = card
+                    for other in examples.get(key, ()):
+                        if other not in plan and other in seen and out.get(other, CARD) > card \
+                                and (other in in_column) == (key in in_column) \
+                                and fits(other, card, now):
+                            out[other] = card
                 break
     return out
+
+
+def _goes_on(page) -> bool:
+    """Whether a page opens in the middle of an example: with one of its steps, not with
+    an example's opening."""
+    for b in page._page_box.descendants():
+        element = getattr(b, "element", None)
+        if isinstance(b, boxes.BlockBox) and element is not None:
+            classes = (element.get("class") or "").split()
+            if "ex-opening" in classes or "ex-setup" in classes:
+                return False
+            if "ex-step" in classes:
+                return True
+    return False
+
+
+def _column_steps(pages) -> set[int]:
+    """The keys (``data-step``) of the steps laid out in one of the page's two columns
+    (``.in-column``)."""
+    return {int(b.element.get("data-step")) for page in pages
+            for b in page._page_box.descendants()
+            if isinstance(b, boxes.BlockBox) and getattr(b, "element", None) is not None
+            and "in-column" in (b.element.get("class") or "").split()
+            and (b.element.get("data-step") or "").isdigit()}
 
 
 def _example_steps(pages) -> dict[int, list[int]]:
@@ -622,7 +674,10 @@ def _opening_block(page):
     """The step (or an example's opening, heading to setup) a page begins with, when it
     begins with one, or with only a section's heading and lead (``LEADS_IN``) above it:
     (the height from the page's top to its foot, in mm; its diagram-and-text box; that
-    box's text column or None)."""
+    box's text column or None). For a step in one of the page's two columns, or an
+    opening kept with the columns under it (``.before-cols``), the height is to the end of
+    the second line of the column's first step: a column's text may run on into the next
+    column, and two lines is as few as it leaves (``orphans``, book.css)."""
     top = page._page_box.content_box_y()
     lead_bottom = top
     for c in page._page_box.children:
@@ -643,14 +698,25 @@ def _opening_block(page):
             if "ex-opening" in classes or ("ex-step" in classes and "ex-setup" not in classes):
                 if b.position_y - lead_bottom > 6 * PX_PER_MM:  # an example's top margin
                     return None  # something else opens the page
-                grid = next((d for d in b.descendants() if isinstance(d, boxes.BlockBox)
+                bottom = b.position_y + b.margin_height()
+                within = b
+                if "before-cols" in classes:  # the columns' first step comes with it
+                    within, bottom = c, None
+                grid = next((d for d in within.descendants() if isinstance(d, boxes.BlockBox)
                              and getattr(d, "element", None) is not None
                              and d.element.get("data-step")), None)
                 if grid is None:
                     return None
                 text = next((d for d in grid.children
                              if "ex-text" in (d.element.get("class") or "").split()), None)
-                return (b.position_y + b.margin_height() - top) / PX_PER_MM, grid, text
+                if "in-column" in (grid.element.get("class") or "").split():
+                    lines = [d for d in (text.descendants() if text is not None else ())
+                             if isinstance(d, boxes.LineBox)][:2]
+                    end = lines[-1] if lines else grid
+                    bottom = end.position_y + end.margin_height()
+                if bottom is None:
+                    return None
+                return (bottom - top) / PX_PER_MM, grid, text
     return None
 
 
@@ -717,13 +783,16 @@ def _step_height(step, text_width: float, max_cols: int) -> float:
 COLUMN_GAP = 7.0
 
 
-def column_layout(diagram, text_width: float, max_cols: int) -> StepLayout | None:
+def column_layout(diagram, text_width: float, max_cols: int,
+                  largest: float = CARD) -> StepLayout | None:
     """A step's diagram laid out for one of the page's two columns (``example_columns``):
-    in one band, at the largest card width (``CARD``, then ``SMALLER_CARDS``) at which it
-    is no wider than the column and its words stay clear of its cards; None if it is too
-    wide even at the smallest."""
+    in one band, at the largest card width (``CARD``, then ``SMALLER_CARDS``, none wider
+    than ``largest``: ``fit_plan``'s) at which it is no wider than the column and its
+    words stay clear of its cards; None if it is too wide even at the smallest."""
     col = (text_width - COLUMN_GAP) / 2
     for card in (CARD, *SMALLER_CARDS):
+        if card > largest:
+            continue
         d = step_layout(diagram, text_width, max_cols, card, narrow=True)
         if len(d.geos) != 1 or d.width > col:
             continue
@@ -894,7 +963,6 @@ class BookRenderer:
         self.env.globals["example_height"] = helper(example_height)
         self.env.globals["comment_below"] = helper(comment_below)
         self.env.globals["example_columns"] = helper(example_columns)
-        self.env.globals["column_layout"] = helper(column_layout)
         self.env.globals["setup_in_columns"] = helper(setup_in_columns)
         self.env.globals["opening_beside"] = helper(opening_beside)
         self.env.globals["spans_columns"] = helper(spans_columns)
@@ -909,6 +977,7 @@ class BookRenderer:
         self._room: quickref.Room | None = None
         self._dropped = 0
         self.env.globals["step_layout"] = fitted_layout(self._plan, self._seen)
+        self.env.globals["column_layout"] = fitted_layout(self._plan, self._seen, column=True)
         self.env.globals["page_ref"] = helper(page_ref)
         self.env.globals["no_lone_word"] = helper(no_lone_word)
         self.font_config = font_configuration()

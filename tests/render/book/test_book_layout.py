@@ -130,19 +130,55 @@ def test_a_step_that_would_leave_half_a_page_empty_is_drawn_smaller_to_fit(books
              and gaps(plain)[before[key] - 1] > pdf.FIT_GAP * text_height]
     assert moved, (before, after)
     examples = pdf._example_steps(plain.pages)
+    in_column = pdf._column_steps(plain.pages)
+
+    def layout(key, card=pdf.CARD):
+        if key in in_column:
+            return pdf.column_layout(books._seen[key], width, pdf.MAX_COLS, card)
+        return pdf.step_layout(books._seen[key], width, pdf.MAX_COLS, card)
+
     for key, card in plan.items():
-        # one size of card in an example: its diagrams that stand as this one does
-        side = pdf.step_layout(books._seen[key], width, pdf.MAX_COLS).side
-        same = [k for k in examples[key]
-                if pdf.step_layout(books._seen[k], width, pdf.MAX_COLS).side == side]
+        # one size of card in an example: its diagrams that stand as this one does (beside
+        # their text, above it, or in a column), the smallest one of them needed
+        kind = (key in in_column, layout(key).side)
+        same = [k for k in examples[key] if (k in in_column, layout(k).side) == kind
+                and layout(k).card > card]
         assert {plan.get(k) for k in same} == {card}, (key, same)
-        diagram = books._seen[key]
-        smaller = pdf.step_layout(diagram, width, pdf.MAX_COLS, card)
+        smaller = layout(key, card)
         assert all(pdf.diagram_clashes(geo) == [] for geo in smaller.geos)
-        assert smaller.height < pdf.step_layout(diagram, width, pdf.MAX_COLS).height
+        assert smaller.height < layout(key).height
     assert len(fitted.pages) < len(plain.pages)
     big = [x for x in gaps(fitted)[:-1] if x > 0.4 * text_height]
     assert len(big) <= len([x for x in gaps(plain)[:-1] if x > 0.4 * text_height])
+
+
+def test_a_step_in_the_columns_needs_only_its_diagram_and_two_lines_in_the_gap(books, report):
+    """Battle Lines' Example 3 sets its steps in the page's two columns; its opening fits at
+    a page's foot, and its first step's diagram and first lines of text did not (by 3 mm):
+    the step waited for the next page and left 110 mm of it empty. Drawn with smaller
+    cards (``fit_plan``), the step starts under the opening, its text runs on into the next
+    column, and the steps set in the columns after it keep its size."""
+    from builder.render.book import pdf
+
+    gr = next(g for g in report.games if g.game.slug == "battle-lines")
+    g, html = books.book_html(gr)
+    plain = books._html(html)
+    fitted = books.lay_out_book(g, html)
+    in_column = pdf._column_steps(plain.pages)
+    moved = [key for key in books._plan if key in in_column
+             and step_pages(fitted)[key] == step_pages(plain)[key] - 1]
+    assert moved, books._plan
+    for key in moved:
+        page = fitted.pages[step_pages(fitted)[key]]
+        opening = [b for b in page._page_box.descendants() if getattr(b, "element", None)
+                   is not None and "ex-opening" in (b.element.get("class") or "").split()]
+        assert opening  # its example's opening stands on the page it moved to
+        siblings = [k for k in pdf._example_steps(plain.pages)[key] if k in in_column]
+        assert len(siblings) >= 2 and {books._plan[k] for k in siblings} == {books._plan[key]}
+    width = PAPERS["a4"].text_width
+    for key in moved:
+        small = pdf.column_layout(books._seen[key], width, pdf.MAX_COLS, books._plan[key])
+        assert small.card == books._plan[key] and pdf.diagram_clashes(small.geos[0]) == []
 
 
 def test_the_words_of_a_smaller_diagram_stay_at_7_pt():
