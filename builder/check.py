@@ -659,6 +659,22 @@ def check_game(game: Game, diags: Diagnostics) -> GameReport:
     game_report = GameReport(game=game)
     if gamedef is None:
         return game_report
+    try:
+        return _check_game(game, gamedef, diags)
+    except Exception as e:  # the game's own code failed: a card warned of may be the cause
+        for note in _suspects(game):
+            e.add_note(note)
+        raise
+
+
+def _suspects(game: Game) -> list[str]:
+    """The cells of the game's decks warned of as slips (``DeckSpec.suspects``): a fault
+    of its engine may come from one, and is said with them."""
+    return [note for deck in game.decks for note in getattr(deck, "suspects", ())]
+
+
+def _check_game(game: Game, gamedef: GameDef, diags: Diagnostics) -> GameReport:
+    game_report = GameReport(game=game)
     replayer = Replayer(game, gamedef, diags)
     for ex in game.examples:
         game_report.replays.append(replayer.replay(ex))
@@ -699,12 +715,15 @@ def check_engine(game: Game, gamedef: GameDef, diags: Diagnostics) -> None:
     except SetupError:   # a printed option the engine refuses: said where it is written
         return
     breaches = conformance(gamedef, DEFAULT_GAMES, printed)
+    suspects = _suspects(game)
     for b in breaches:
         where, function = blamed(b.culprit, game)
+        cause = "".join(f"\n{note}" for note in suspects
+                        if isinstance(b.culprit, BaseException))
         diags.error(where, f"the engine breaks its contract ({b.kind}): {b.message}"
                     + (f" in {function}()" if function else ""),
                     detail=f"in {b.doing()}; see docs/writing-an-engine.md, \"The "
-                           f"conformance kit\"")
+                           f"conformance kit\"" + cause)
     if not breaches and mark is not None:
         try:
             mark.parent.mkdir(parents=True, exist_ok=True)

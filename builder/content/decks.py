@@ -90,6 +90,10 @@ class DeckSpec:
     file: str = ""
     #: where game.yaml names the back (``back:``), for errors about a back picture
     back_where: Located | None = None
+    #: the cells warned of as a typing slip (``DeckReader.warn_odd_cells``), each said as a
+    #: note for a fault of the game's own code (``builder.check.check_game``), which such
+    #: a cell may well have caused: "card 'R2' has number 'two' (cards.csv:3:14), ..."
+    suspects: tuple[str, ...] = ()
 
 
 def split_csv_line(line: str) -> list[tuple[int, str]] | None:
@@ -208,13 +212,16 @@ class DeckReader(Reader):
             else self.yaml_rows(path, shown)
         if rows is None:
             return None
+        #: the deck's cells warned of as slips (``warn_odd_cells``, from ``check_rows``)
+        self.suspects: list[str] = []
         good = self.check_rows(rows, shown, name)
         if good is None or size is None:
             return None
         deck = Deck(name, [r for r, _ in good], key=f"{slug}/{name}")  # checked above
         return DeckSpec(name=name, deck=deck, size_mm=size, face=face, back=back,
                         where=where, rows={str(r["code"]): at for r, at in good}, file=shown,
-                        back_where=spec.at("back") if back is not None else None)
+                        back_where=spec.at("back") if back is not None else None,
+                        suspects=tuple(self.suspects))
 
     def size(self, spec: LocDict, name: str) -> tuple[float, float] | None:
         value = spec.get("size", "poker")
@@ -472,13 +479,15 @@ class DeckReader(Reader):
                                                             limits.MAX_DECK_CARDS,
                                                             "cards per deck, copies counted"))
             return None
-        self.warn_odd_cells(rows)
+        self.suspects = self.warn_odd_cells(rows)
         return good if ok else None
 
-    def warn_odd_cells(self, rows: list[tuple[dict, dict]]) -> None:
+    def warn_odd_cells(self, rows: list[tuple[dict, dict]]) -> list[str]:
         """A field that is a whole number on all the other cards but text on a few (a
         typing slip: "lots", "7a", "O" for 0) is warned of at each such cell: an engine that
-        compares or adds it would fail on that card only, at its own line, far from here."""
+        compares or adds it would fail on that card only, at its own line, far from here.
+        Returns each such cell as a note for that failure (``DeckSpec.suspects``)."""
+        suspects: list[str] = []
         columns: dict[str, list[tuple[Any, Located, Any]]] = {}
         for row, where in rows:
             for key, value in row.items():
@@ -495,6 +504,10 @@ class DeckReader(Reader):
                                        f"other cards' {key} is a whole number (such as "
                                        f"{numbers[0]}); an engine that compares or adds it "
                                        f"would fail on this card")
+                suspects.append(f"card '{code}' has {key} {describe(value)} at "
+                                f"{at.path}:{at.line}:{at.col}, where the other cards' is a "
+                                f"whole number: the fault may come from that card")
+        return suspects
 
 
 def names_of(names: list[tuple[int, str]]) -> set[str]:

@@ -445,3 +445,35 @@ def test_text_in_a_field_every_other_card_holds_a_number_is_warned_of_at_its_cel
     mixed = "B9,Blue 9,blue,many,2\nB8,Blue 8,blue,few,2\n"
     _, report = with_csv(colours, HEADER + GOOD + mixed)
     assert not [d for d in report.diagnostics if d.severity == "warning"]
+
+
+def test_a_fault_of_the_engine_names_the_card_warned_of(colours):
+    """The slip's warning stands at its cell, but the error a designer reads first is the
+    engine's, at the line that compared the text with a number: that error names the cell
+    too, as its likely cause (a designer going to engine.py first would look for a bug that
+    is not there)."""
+    row = "B9,Blue 9,blue,lots,2\n"
+    (colours / "high-colours" / "cards.csv").write_text(HEADER + GOOD + row)
+    report = run_check(Path("content"))
+    faults = [d.format() for d in report.diagnostics.errors if "TypeError" in d.format()]
+    assert faults, [d.format() for d in report.diagnostics.errors]
+    note = (f"card 'B9' has number 'lots' at {CSV}:7:{col(row, 'lots')}, where the other "
+            f"cards' is a whole number: the fault may come from that card")
+    assert all(note in f for f in faults)
+
+
+def test_a_fault_while_replaying_an_example_names_the_card_warned_of(colours):
+    """The same when the engine fails replaying an example that plays the card."""
+    row = "B9,Blue 9,blue,lots,2\n"
+    (colours / "high-colours" / "cards.csv").write_text(HEADER + GOOD + row)
+    example = colours / "high-colours" / "examples" / "01-a-short-game.yaml"
+    example.write_text(example.read_text().replace("R6", "B9"))
+    with pytest.raises(Exception) as caught:
+        run_check(Path("content"))
+    from builder import faults
+
+    fault = faults.from_exception(caught.value)
+    assert fault is not None and fault.path == "content/high-colours/engine.py"
+    assert "TypeError" in fault.message
+    assert (f"card 'B9' has number 'lots' at {CSV}:7:{col(row, 'lots')}, where the other "
+            f"cards' is a whole number: the fault may come from that card") in fault.notes
