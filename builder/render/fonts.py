@@ -96,6 +96,38 @@ def embeddable_files() -> list[Path]:
     return out
 
 
+#: the start of a font folder's name (``font_configuration``), its maker's pid after it
+FONT_FOLDER = "warbook-fonts-"
+
+
+def sweep_font_folders(where: Path) -> int:
+    """Remove the font folders in ``where`` (``warbook-fonts-<pid>-*``, this user's) whose
+    maker is no longer running: a build killed by a signal leaves its folder behind.
+    Returns how many were removed."""
+    import os
+    import shutil
+
+    removed = 0
+    try:
+        entries = list(where.glob(f"{FONT_FOLDER}*-*"))
+    except OSError:
+        return 0
+    for folder in entries:
+        pid = folder.name[len(FONT_FOLDER):].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            if folder.stat().st_uid != os.getuid() or not folder.is_dir():
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:  # its maker is gone
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+        except OSError:  # running under another user, or not ours to read: left alone
+            continue
+    return removed
+
+
 def font_configuration():
     """A WeasyPrint ``FontConfiguration`` whose font folder is removed when the process
     that made it ends. WeasyPrint copies each ``@font-face`` file into a folder in the
@@ -104,15 +136,19 @@ def font_configuration():
     left 6.7 MB behind. The folder is made here (``warbook-fonts-*``) and removed when the
     configuration is collected or when the process that made it exits, the build itself
     or one of its forked children (``multiprocessing``'s finalizers run at both; a child
-    forked after the folder was made shares it and leaves it to its parent)."""
+    forked after the folder was made shares it and leaves it to its parent). The folder's
+    name carries its maker's process id, and the folders of makers that are gone (killed:
+    no finalizer ran) are removed here (:func:`sweep_font_folders`)."""
+    import os
     import shutil
     import tempfile
     from multiprocessing import util
 
     from weasyprint.text.fonts import FontConfiguration
 
+    sweep_font_folders(Path(tempfile.gettempdir()))
     config = FontConfiguration()
-    folder = Path(tempfile.mkdtemp(prefix="warbook-fonts-"))
+    folder = Path(tempfile.mkdtemp(prefix=f"{FONT_FOLDER}{os.getpid()}-"))
     config._folder = folder  # WeasyPrint makes its own only when this is None
     util.Finalize(config, shutil.rmtree, args=(folder, True), exitpriority=0)
     return config

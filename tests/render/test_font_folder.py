@@ -59,3 +59,26 @@ def test_the_font_folder_outlives_a_child_and_not_the_process_that_made_it(tmp_p
     theirs, there = third.split()
     assert theirs != folder and there == "False"  # the child's own, gone when it ended
     assert os.listdir(tmp_path) == []  # nothing else left either
+
+
+def test_the_folders_of_builds_that_were_killed_are_swept(tmp_path):
+    """A build killed by a signal runs no finalizer and leaves its folder: the next font
+    configuration removes the folders whose maker is gone, and none whose maker runs."""
+    from builder.render.fonts import FONT_FOLDER, sweep_font_folders
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        dead = tmp_path / f"{FONT_FOLDER}{gone.pid}-abc"
+        running = tmp_path / f"{FONT_FOLDER}{alive.pid}-def"
+        mine = tmp_path / f"{FONT_FOLDER}{os.getpid()}-ghi"
+        other = tmp_path / "warbook-fonts-x-jkl"   # not a pid: not warbook's naming
+        for folder in (dead, running, mine, other):
+            folder.mkdir()
+            (folder / "face.otf").write_bytes(b"OTTO")
+        assert sweep_font_folders(tmp_path) == 1
+        assert not dead.exists() and running.exists() and mine.exists() and other.exists()
+    finally:
+        alive.kill()
+        alive.wait()
