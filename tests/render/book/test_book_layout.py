@@ -62,13 +62,28 @@ def test_long_comments_go_below_short_ones_stay_beside(books, report):
     assert not comment_below(replace(step, comment=Markup("")), width)
 
 
-def test_a_long_comment_is_laid_out_below_and_may_cross_a_page(books, report):
-    """Battle Lines has the longest comments: they run across the page below their step,
-    and no step leaves more than half a page empty before the next example starts."""
+@pytest.fixture(scope="module")
+def battle_lines(books, report):
+    """Battle Lines laid out as the build lays it out (``lay_out_book``): its HTML, its
+    first layout, the layout with its gaps closed (``fit_plan``), the plan and the
+    diagrams seen (copies: the next book empties them)."""
     gr = next(g for g in report.games if g.game.slug == "battle-lines")
     g, html = books.book_html(gr)
+    laid = []
+    real = books._book_with_terms
+    books._book_with_terms = lambda *a: laid.append(real(*a)) or laid[-1]
+    try:
+        fitted = books.lay_out_book(g, html)
+    finally:
+        del books._book_with_terms
+    return html, laid[0], fitted, dict(books._plan), dict(books._seen)
+
+
+def test_a_long_comment_is_laid_out_below_and_may_cross_a_page(battle_lines):
+    """Battle Lines has the longest comments: they run across the page below their step,
+    and no step leaves more than half a page empty before the next example starts."""
+    html, _, doc, _, _ = battle_lines
     assert html.count("ex-comment-below") >= 5
-    doc = books.lay_out_book(g, html)  # as the build lays it out, gaps closed (fit_plan)
     # a page of worked examples is at least half full (the last page of the section aside)
     pages = [p for p in doc.pages if any(
         b.element is not None and "ex-step" in (b.element.get("class") or "").split()
@@ -152,7 +167,7 @@ def test_a_step_that_would_leave_half_a_page_empty_is_drawn_smaller_to_fit(books
     assert len(big) <= len([x for x in gaps(plain)[:-1] if x > 0.4 * text_height])
 
 
-def test_a_step_in_the_columns_needs_only_its_diagram_and_two_lines_in_the_gap(books, report):
+def test_a_step_in_the_columns_needs_only_its_diagram_and_two_lines_in_the_gap(battle_lines):
     """Battle Lines' Example 3 sets its steps in the page's two columns; its opening fits at
     a page's foot, and its first step's diagram and first lines of text did not (by 3 mm):
     the step waited for the next page and left 110 mm of it empty. Drawn with smaller
@@ -160,25 +175,22 @@ def test_a_step_in_the_columns_needs_only_its_diagram_and_two_lines_in_the_gap(b
     column, and the steps set in the columns after it keep its size."""
     from builder.render.book import pdf
 
-    gr = next(g for g in report.games if g.game.slug == "battle-lines")
-    g, html = books.book_html(gr)
-    plain = books._html(html)
-    fitted = books.lay_out_book(g, html)
+    _, plain, fitted, plan, seen = battle_lines
     in_column = pdf._column_steps(plain.pages)
-    moved = [key for key in books._plan if key in in_column
+    moved = [key for key in plan if key in in_column
              and step_pages(fitted)[key] == step_pages(plain)[key] - 1]
-    assert moved, books._plan
+    assert moved, plan
     for key in moved:
         page = fitted.pages[step_pages(fitted)[key]]
         opening = [b for b in page._page_box.descendants() if getattr(b, "element", None)
                    is not None and "ex-opening" in (b.element.get("class") or "").split()]
         assert opening  # its example's opening stands on the page it moved to
         siblings = [k for k in pdf._example_steps(plain.pages)[key] if k in in_column]
-        assert len(siblings) >= 2 and {books._plan[k] for k in siblings} == {books._plan[key]}
+        assert len(siblings) >= 2 and {plan[k] for k in siblings} == {plan[key]}
     width = PAPERS["a4"].text_width
     for key in moved:
-        small = pdf.column_layout(books._seen[key], width, pdf.MAX_COLS, books._plan[key])
-        assert small.card == books._plan[key] and pdf.diagram_clashes(small.geos[0]) == []
+        small = pdf.column_layout(seen[key], width, pdf.MAX_COLS, plan[key])
+        assert small.card == plan[key] and pdf.diagram_clashes(small.geos[0]) == []
 
 
 def test_the_words_of_a_smaller_diagram_stay_at_7_pt():
