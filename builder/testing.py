@@ -333,11 +333,22 @@ def _source(obj: Any) -> bytes:
 def verdict_key(game: GameDef, games: int, printed: dict[str, Any] | None) -> str:
     """A hash of everything the kit's verdict depends on: the engine's module (a
     designer's engine.py or a shipped engine), warbook's engine core and this kit, the
-    options and the number of games."""
+    options, the number of games and the cards of a game's own decks (a card's field
+    the engine reads may make it fail: a verdict that held with "2" must not hold with
+    "two")."""
     from .engine import core
 
     h = hashlib.sha256(f"conformance v{VERSION} games {games}\n".encode())
     h.update(json.dumps(printed or {}, sort_keys=True, default=str).encode())
+    if game.cards == "own":
+        try:
+            decks = game.decks
+        except RuntimeError:  # no decks given: the kit will say so
+            decks = {}
+        cards = [[name, list(deck.fields),
+                  [[c.code, c.title, [getattr(c, f) for f in deck.fields], deck.counts[c]]
+                   for c in deck.cards]] for name, deck in decks.items()]
+        h.update(json.dumps(cards, default=repr).encode())
     hooks = [v for v in vars(game).values() if callable(v)]
     try:   # the state's own class, which may live in another module (a plugin package)
         hooks.append(type(game.new_game(game.resolve(printed), random.Random(0))))

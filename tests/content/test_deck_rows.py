@@ -409,8 +409,9 @@ def test_a_deck_file_in_capitals_is_read_as_what_it_is(colours, name):
 
 def test_a_yml_deck_file_is_a_yaml_deck_file(colours):
     (colours / "high-colours" / "cards.yml").write_text(
-        "cards:\n  - {code: R6, number: 6}\n  - {code: B6, number: 6}\n  - {code: B2, number: 2}\n"
-        "  - {code: Y6, number: 6}\n  - {code: G5, number: 5}\n")
+        "cards:\n  - {code: R6, number: 6, count: 2}\n  - {code: B6, number: 6, count: 2}\n"
+        "  - {code: B2, number: 2, count: 2}\n  - {code: Y6, number: 6, count: 2}\n"
+        "  - {code: G5, number: 5, count: 2}\n")  # two of each: five cards a hand
     report = with_deck_line(colours, DECK.replace("cards.csv", "cards.yml"))
     assert [d.format() for d in report.diagnostics.errors] == []
     (spec,) = report.games[0].game.decks
@@ -477,3 +478,19 @@ def test_a_fault_while_replaying_an_example_names_the_card_warned_of(colours):
     assert "TypeError" in fault.message
     assert (f"card 'B9' has number 'lots' at {CSV}:7:{col(row, 'lots')}, where the other "
             f"cards' is a whole number: the fault may come from that card") in fault.notes
+
+
+def test_the_kits_kept_verdict_counts_the_cards(colours):
+    """The conformance kit's verdict is kept (in the cache) by what it depends on; the
+    cards of the game's own deck are part of it: a verdict that held with 6 must not hold
+    for a deck where a card's number is "lots" (it did, and the engine's fault went
+    unsaid while a verdict was kept)."""
+    from builder.testing import DEFAULT_GAMES, verdict_key
+
+    report = run_check(Path("content"))
+    gamedef = report.games[0].game.gamedef
+    held = verdict_key(gamedef, DEFAULT_GAMES, {})
+    assert verdict_key(gamedef, DEFAULT_GAMES, {}) == held
+    (colours / "high-colours" / "cards.csv").write_text(HEADER + GOOD + "B9,Blue 9,blue,lots,2\n")
+    report = run_check(Path("content"))
+    assert verdict_key(report.games[0].game.gamedef, DEFAULT_GAMES, {}) != held
