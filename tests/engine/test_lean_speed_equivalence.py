@@ -23,7 +23,7 @@ from builder.lab.run import play_one
 ENGINES = registered_engines()
 #: games per option set and line-up, each played both ways: a few in the inner loop, more
 #: in the slow run
-SIZES = [3, pytest.param(25, marks=pytest.mark.slow)]
+SIZES = [3, pytest.param(15, marks=pytest.mark.slow)]
 
 
 def play(game, options: dict, seed: str, seats: list, lean: bool) -> tuple[list, object]:
