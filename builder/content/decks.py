@@ -92,7 +92,7 @@ class DeckSpec:
     back_where: Located | None = None
     #: the cells warned of as a typing slip (``DeckReader.warn_odd_cells``), each said as a
     #: note for a fault of the game's own code (``builder.check.check_game``), which such
-    #: a cell may well have caused: "card 'R2' has number 'two' (cards.csv:3:14), ..."
+    #: a cell may well have caused: "card 'R2' has number 'two' at .../cards.csv:3:14, ..."
     suspects: tuple[str, ...] = ()
 
 

@@ -574,14 +574,14 @@ def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
         block = _opening_block(nxt)
         if block is None:
             continue
-        height, grid, text = block
+        height, grid, text, goes_on = block
         key = grid.element.get("data-step")  # a content's own template may write anything
         key = int(key) if key.isdigit() else None
         if key is None or key in plan or key not in seen:
             continue
         pb = page._page_box
         gap = (pb.content_box_y() + pb.height - _used_bottom(page)) / PX_PER_MM
-        room = gap - (FIT_SPARE_WITHIN if _goes_on(nxt) else FIT_SPARE)
+        room = gap - (FIT_SPARE_WITHIN if goes_on else FIT_SPARE)
         if gap < FIT_GAP * pb.height / PX_PER_MM or height <= room:
             continue
         now = layout(key)
@@ -606,20 +606,6 @@ def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
                             out[other] = card
                 break
     return out
-
-
-def _goes_on(page) -> bool:
-    """Whether a page opens in the middle of an example: with one of its steps, not with
-    an example's opening."""
-    for b in page._page_box.descendants():
-        element = getattr(b, "element", None)
-        if isinstance(b, boxes.BlockBox) and element is not None:
-            classes = (element.get("class") or "").split()
-            if "ex-opening" in classes or "ex-setup" in classes:
-                return False
-            if "ex-step" in classes:
-                return True
-    return False
 
 
 def _column_steps(pages) -> set[int]:
@@ -674,7 +660,8 @@ def _opening_block(page):
     """The step (or an example's opening, heading to setup) a page begins with, when it
     begins with one, or with only a section's heading and lead (``LEADS_IN``) above it:
     (the height from the page's top to its foot, in mm; its diagram-and-text box; that
-    box's text column or None). For a step in one of the page's two columns, or an
+    box's text column or None; whether it is a step of an example begun on the page
+    before, rather than an example's opening). For a step in one of the page's two columns, or an
     opening kept with the columns under it (``.before-cols``), the height is to the end of
     the second line of the column's first step: a column's text may run on into the next
     column, and two lines is as few as it leaves (``orphans``, book.css)."""
@@ -716,7 +703,7 @@ def _opening_block(page):
                     bottom = end.position_y + end.margin_height()
                 if bottom is None:
                     return None
-                return (bottom - top) / PX_PER_MM, grid, text
+                return (bottom - top) / PX_PER_MM, grid, text, "ex-opening" not in classes
     return None
 
 
