@@ -141,6 +141,11 @@ class Example:
     #: where each value of the file was written, by its key path (``("setup", "piles")``)
     positions: Positions = field(default_factory=lambda: Positions({}))
 
+    @property
+    def anchor(self) -> str:
+        """Its place name in the book and on the website, within its game's."""
+        return "ex-" + self.id
+
 
 @dataclass
 class Game:

@@ -356,7 +356,7 @@ class GameReader(ProseReader):
         would share it, and every link to either would land on whichever came first."""
         taken: dict[str, str] = {}
         for ex in examples:
-            taken["ex-" + ex.id] = f"example '{ex.id}' ({ex.where.path}:{ex.where.line})"
+            taken[ex.anchor] = f"example '{ex.id}' ({ex.where.path}:{ex.where.line})"
         for t in glossary or []:
             taken.setdefault(t.anchor, f"the glossary's term '{t.term}' ({t.where.path}:{t.where.line})")
         for rid, rule in rules.items():

@@ -424,7 +424,7 @@ class Presenter:
             if s.refusal is not None and s.refusal[1] in index:
                 view.refused = (self.links.href(g.slug, s.refusal[1]), index[s.refusal[1]].label)
         return ExampleView(
-            id=ex.id, anchor=self.links.anchor(g.slug, "ex-" + ex.id), number=number,
+            id=ex.id, anchor=self.links.anchor(g.slug, ex.anchor), number=number,
             title=smart(ex.title), intro=md.block(ex.intro), outro=md.block(ex.outro),
             rules=[(self.links.href(g.slug, r), index[r].label) for r in ex.rules if r in index],
             options=opts, setup=self.diagram(rep.initial_table, names),
