@@ -15,7 +15,6 @@ import re
 import pikepdf
 import pytest
 from fontTools.ttLib import TTFont
-from pypdf import PdfReader
 from stamp_kit import stamped
 
 from builder.render.book.glyphs import Style, block
@@ -140,17 +139,12 @@ def _check_diagram_font(font: pikepdf.Dictionary, family: str = "Cabin") -> str:
 
 
 def _diagram_text(path) -> list[str]:
-    """The pieces of text a PDF shows in the diagrams' faces, as pypdf reads them."""
-    pieces: list[str] = []
+    """The pieces of text a PDF shows in the diagrams' faces, as pdfium reads them (the PDF
+    engine of Chromium: tests/pdf_text.py), each run of characters set one after another."""
+    from pdf_text import pages_chars, runs
 
-    def visit(text, cm, tm, font, size):
-        if font is not None and str(font.get("/BaseFont", "")).endswith("-Diagram") \
-                and text.strip():
-            pieces.append(text.strip())
-
-    for page in PdfReader(str(path)).pages:
-        page.extract_text(visitor_text=visit)
-    return pieces
+    return [word for _height, chars in pages_chars(path)
+            for word in runs([ch for ch in chars if ch.font.endswith("-Diagram")])]
 
 
 def test_a_stamped_diagram_s_words_are_an_embedded_font_read_back_as_text(tmp_path):

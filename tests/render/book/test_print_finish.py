@@ -1,7 +1,8 @@
 """Issue 14, the items finished after the first pass: headings never end a page alone,
 diagram words at least 7 pt in the books and 9 pt on mats and player aids, the compendium's
 references, the sheets packed, the print-shop variant and the marks of the winning and
-killed cards. Read back from the built PDFs (pdfplumber, pikepdf) or from the presenter.
+killed cards. Read back from the built PDFs (pdfium, pdfplumber, pikepdf) or from the
+presenter.
 
 The thresholds come from the issue (7 pt in a book, 9 pt at the table), not from the code.
 """
@@ -18,35 +19,23 @@ RULEBOOKS = ("war", "peace", "winning-the-battle", "battle-lines", "deck-managem
              "ultimate")
 
 
-def printed_size(ch) -> float:
-    """A character's size as printed, in points: pdfminer's ``size`` is the height of the
-    glyph's box on the page, which for a line turned a quarter is its advance; such a
-    glyph's size is the box's width."""
-    a, b, _c, _d, _e, _f = ch["matrix"]
-    return (ch["x1"] - ch["x0"]) if abs(b) > abs(a) else (ch["bottom"] - ch["top"])
-
-
 # ---------------------------------------------------------------- the rulebooks read once
 @pytest.fixture(scope="module")
 def rulebook_pages(built) -> dict[str, list[dict]]:
-    """Each rulebook of the session's build read once with pdfplumber (reading a page's
-    characters is the slow part, and the two tests below read the same pages): per page,
-    its height, its text lines (text, bottom, the first character's font name and size)
-    and the characters of the diagrams' words (the '...-Diagram' faces stamp.py embeds: the text
-    and the printed size). Each book is closed once read."""
-    import pdfplumber
+    """Each rulebook of the session's build read once with pdfium (tests/pdf_text.py; the
+    two tests below read the same pages): per page, its height, its text lines (text,
+    bottom, the first character's font name and size) and the characters of the diagrams'
+    words (the '...-Diagram' faces stamp.py embeds: the text and the printed size)."""
+    from pdf_text import pages_chars, text_lines
 
     books = {}
     for slug in RULEBOOKS:
         pages = []
-        with pdfplumber.open(built / "pdf" / f"{slug}-rules.pdf") as doc:
-            for page in doc.pages:
-                lines = [(line["text"], line["bottom"], line["chars"][0]["fontname"],
-                          line["chars"][0]["size"])
-                         for line in page.extract_text_lines(strip=True)]
-                diagram = [(ch["text"], printed_size(ch)) for ch in page.chars
-                           if ch["fontname"].endswith("-Diagram")]
-                pages.append({"height": page.height, "lines": lines, "diagram": diagram})
+        for height, chars in pages_chars(built / "pdf" / f"{slug}-rules.pdf"):
+            lines = [(line.text, line.bottom, line.font, line.size) for line in text_lines(chars)]
+            diagram = [(ch.text, ch.size) for ch in chars
+                       if ch.font.endswith("-Diagram") and ch.text.strip()]
+            pages.append({"height": height, "lines": lines, "diagram": diagram})
         books[slug] = pages
     return books
 
@@ -113,22 +102,21 @@ def test_mat_and_aid_words_are_at_least_9_pt(built):
     """On every mat, track, reference and player aid sheet every character is printed at
     9 pt or more (turned lines measured across), but the sheet's own caption in its margin
     ("Sheet 2 of 3: ..."), which is for the one who prints, not for the table."""
-    import pdfplumber
+    from pdf_text import pages_chars, text_lines
 
     sheets = 0
     for pdf in sorted((built / "pdf").glob("*-components.pdf")):
-        with pdfplumber.open(pdf) as doc:
-            for n, page in enumerate(doc.pages, start=1):
-                text = page.extract_text() or ""
-                caption = re.search(r"Sheet \d+ of \d+: ([^\n]*)", text)
-                if not caption or not TABLE_SHEETS.search(caption.group(1)):
-                    continue
-                sheets += 1
-                cap = caption.group(0)
-                small = "".join(ch["text"] for ch in page.chars if printed_size(ch) < 9.0 - 0.02)
-                # the caption's characters, whichever way the line runs
-                assert sorted(small.replace(" ", "")) == sorted(cap.replace(" ", "")) or not small, \
-                    (pdf.name, n, small[:80])
+        for n, (_height, chars) in enumerate(pages_chars(pdf), start=1):
+            text = "\n".join(line.text for line in text_lines(chars))
+            caption = re.search(r"Sheet \d+ of \d+: ([^\n]*)", text)
+            if not caption or not TABLE_SHEETS.search(caption.group(1)):
+                continue
+            sheets += 1
+            cap = caption.group(0)
+            small = "".join(ch.text for ch in chars if ch.size < 9.0 - 0.02)
+            # the caption's characters, whichever way the line runs
+            assert sorted(small.replace(" ", "")) == sorted(cap.replace(" ", "")) or not small, \
+                (pdf.name, n, small[:80])
     assert sheets >= 8
 
 
@@ -437,17 +425,18 @@ def test_compendium_references_land_where_they_say(built, report):
     (the page before its "· 2") and, under it, pages of that part on which the section's
     heading stands; and every cross-reference inside a part ("4.2 The higher card takes,
     p. 4") names a page of that part on which that rule's heading stands."""
-    from pypdf import PdfReader
-
-    titles = {g.title for g in report.content.games}
     import subprocess
 
+    titles = {g.title for g in report.content.games}
     pdf = built / "pdf" / "compendium.pdf"
-    reader = PdfReader(str(pdf))
-    texts = [p.extract_text() or "" for p in reader.pages]
+
+    def pages(*options: str) -> list[str]:
+        return subprocess.run(["pdftotext", *options, str(pdf), "-"], capture_output=True,
+                              text=True, check=True).stdout.split("\f")[:-1]
+
+    texts = pages("-raw")  # in the order the page draws it
     # the folio is the page's lowest line: read in layout order (pdftotext -layout)
-    laid = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
-                          text=True, check=True).stdout.split("\f")
+    laid = pages("-layout")
     folio: dict[tuple[str, int], int] = {}
     part_of: dict[int, str] = {}
     for i, text in enumerate(laid[:len(texts)]):
