@@ -60,6 +60,10 @@ def war(tmp_path, monkeypatch):
     monkeypatch.delenv("WARBOOK_LAB_GAMES", raising=False)
     lab = Lab()
     monkeypatch.setattr(simulate, "book_report", lab)
+    # the figures a test's stand-in measured and could not write stay in this process's
+    # memory (``_unplaced``): a fresh memory, put back after, so that no later build in the
+    # same worker reads a stand-in's figures as War's (a copy of War is War: one key)
+    monkeypatch.setattr(fig, "_unplaced", {})
     report.lab = lab
     report.folder = content / "war"
     report.game = report.games[0].game
