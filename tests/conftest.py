@@ -129,39 +129,29 @@ SLOW_FIXTURES = {"built": ("slow", "build"), "books": ("slow", "build"),
 
 
 #: The test files that take longest, longest first: the time of their tests summed, measured
-#: with ``pytest -n 2 --dist loadfile --durations=0`` on 2026-11-29 on a quiet machine (their
-#: order is what counts). With ``--dist loadfile`` a file runs whole on one worker, so these
-#: are handed out first and the shorter files fill in behind them: both workers finish
-#: together, where a long file handed out last would keep one worker busy alone. The first
-#: needs no shared build and the second makes it (``built``, 47 s of its 90): the one worker
-#: builds while the other tests, where two files that both needed it would have left one
-#: worker waiting. The files not listed follow in the order they are collected.
+#: with ``pytest -n 2 --dist loadfile --durations=0`` on 2026-11-26 on a shared machine (load
+#: 5-17: three or more times a quiet machine's figures; their order is what counts). With
+#: ``--dist loadfile`` a file runs whole on one worker, so these are handed out first and the
+#: shorter files fill in behind them: both workers finish together, where a long file
+#: handed out last would keep one worker busy alone. The files not listed follow in the
+#: order they are collected.
 LONGEST_FIRST = [
-    "tests/build/test_build_failures.py",          # 87 s, no shared build
-    "tests/lab/test_lab.py",                       # 90 s, the shared build's 47 s included
-    "tests/build/test_incremental.py",             # 66 s
-    "tests/render/site/test_site.py",              # 170 s
-    "tests/render/site/test_site_phone.py",        # 79 s
-    "tests/security/test_attacks.py",              # 78 s
-    "tests/security/test_fuzz.py",                 # 69 s
-    "tests/engine/test_bring_your_own.py",         # 63 s
-    "tests/render/book/test_pdf.py",               # 61 s
-    "tests/lab/test_figures_store.py",             # 57 s
-    "tests/build/test_publish.py",                 # 52 s
-    "tests/render/book/test_book_layout.py",       # 51 s
-    "tests/lab/test_shipped_claims.py",            # 50 s
-    "tests/engine/test_properties.py",             # 49 s
-    "tests/lab/test_cluster.py",                   # 49 s
-    "tests/cli/test_serve.py",                     # 45 s
-    "tests/render/test_template_sandbox.py",       # 41 s
-    "tests/security/test_fuzz_attacks.py",         # 37 s
-    "tests/build/test_build_whole.py",             # 32 s
-    "tests/render/book/test_quickref.py",          # 31 s
-    "tests/check/test_event_expectations.py",      # 30 s
-    "tests/engine/test_lean_speed_equivalence.py",  # 30 s
-    "tests/render/book/test_print_finish.py",      # 30 s
-    "tests/engine/test_engine_details.py",         # 25 s
-    "tests/render/pnp/test_components.py",         # 23 s
+    "tests/engine/test_properties.py",             # 878 s
+    "tests/lab/test_lab.py",                       # 852 s
+    "tests/render/book/test_pdf.py",               # 681 s
+    "tests/render/site/test_site.py",              # 631 s
+    "tests/lab/test_shipped_claims.py",            # 600 s
+    "tests/security/test_fuzz.py",                 # 433 s
+    "tests/security/test_attacks.py",              # 417 s
+    "tests/build/test_publish.py",                 # 343 s
+    "tests/cli/test_serve.py",                     # 320 s
+    "tests/build/test_build_failures.py",          # 259 s
+    "tests/engine/test_bring_your_own.py",         # 171 s
+    "tests/render/book/test_print_finish.py",      # 168 s
+    "tests/build/test_incremental.py",             # 161 s
+    "tests/check/test_event_expectations.py",      # 125 s
+    "tests/render/test_template_sandbox.py",       # 98 s
+    "tests/render/pnp/test_components.py",         # 86 s
 ]
 
 
