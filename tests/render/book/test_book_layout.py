@@ -137,7 +137,7 @@ def test_a_step_that_would_leave_half_a_page_empty_is_drawn_smaller_to_fit(books
     fitted = books.lay_out_book(g, html)
     plan = dict(books._plan)
     assert plan and set(plan.values()) <= set(pdf.SMALLER_CARDS)
-    assert min(plan.values()) >= 8.0  # the floor: four fifths of a card's width
+    assert min(plan.values()) >= 7.5  # the floor: three quarters of a card's width
     before, after = step_pages(plain), step_pages(fitted)
     text_height = PAPERS["a4"].text_height
     width = PAPERS["a4"].text_width
@@ -264,8 +264,9 @@ def test_narrow_tall_steps_flow_two_to_a_page_in_the_columns(books, report):
     diagram, in the same column of the same page. War's short steps keep their layout.
     Battle's four-player crosses go into the columns where smaller cards, their columns
     narrowed with them, make them fit one (Example 10's second step is 86 mm wide with
-    10 mm cards, 82 with 9.5 mm ones); a step that even 8 mm cards leave too wide for a
-    column spans both (Example 11's fifth: ``test_a_step_too_wide_for_a_column_spans_both``)."""
+    10 mm cards, 82 with 9.5 mm ones), and so does Example 11's fifth step, 85 mm wide even
+    with 8 mm cards, with 7.5 mm ones (the floor); a step that even the floor leaves too
+    wide for a column spans both (``test_a_step_too_wide_for_a_column_spans_both``)."""
     from builder.render.book import pdf
 
     width, height = PAPERS["a4"].text_width, PAPERS["a4"].text_height
@@ -284,7 +285,8 @@ def test_narrow_tall_steps_flow_two_to_a_page_in_the_columns(books, report):
     assert narrowed.width <= col and narrowed.card < pdf.CARD
     assert all(pdf.diagram_clashes(geo) == [] for geo in narrowed.geos)
     assert pdf.example_columns(battle[9], width, pdf.MAX_COLS, height)
-    assert pdf.column_layout(battle[10].steps[4].diagram, width, pdf.MAX_COLS) is None
+    fifth = pdf.column_layout(battle[10].steps[4].diagram, width, pdf.MAX_COLS)
+    assert fifth is not None and fifth.card == min(pdf.SMALLER_CARDS) and fifth.width <= col
 
     gr = views["winning-the-battle"][0]
     g, html = books.book_html(gr)
@@ -306,13 +308,17 @@ def test_narrow_tall_steps_flow_two_to_a_page_in_the_columns(books, report):
     assert a == b and abs(bx - ax - (width + pdf.COLUMN_GAP) / 2) < 1
 
 
-def test_a_step_too_wide_for_a_column_spans_both(books, report):
+def test_a_step_too_wide_for_a_column_spans_both(books, report, monkeypatch):
     """Battle's Example 11 plays five steps on four-player crosses: four fit a column (with
     cards from 10 down to 8 mm), the fifth is 85 mm wide even with 8 mm cards (a column is
     82.5). Before, that one step kept the whole example across the page, a cross 130 mm
     tall beside its text on each of five pages. Now the example is set in the columns and
-    that step alone spans both, whole, across the text block, after the four."""
+    that step alone spans both, whole, across the text block, after the four. Since the
+    floor went down to 7.5 mm cards, the fifth fits a column too and no shipped step spans
+    them: the floor is set back to 8 mm here, where a designer's wider table would be."""
     from builder.render.book import pdf
+
+    monkeypatch.setattr(pdf, "SMALLER_CARDS", tuple(c for c in pdf.SMALLER_CARDS if c >= 8.0))
 
     width, height = PAPERS["a4"].text_width, PAPERS["a4"].text_height
     gr = next(g for g in report.games if g.game.slug == "battle")
@@ -387,16 +393,19 @@ def test_examples_in_the_columns_one_after_another_share_them(books, report):
     assert pages[examples[5].anchor][0] == pages[examples[4].anchor][-1] + 1
 
 
-def test_the_height_estimate_of_an_example_in_columns_is_a_close_lower_bound(books, report):
+def test_the_height_estimate_of_an_example_in_columns_is_a_close_lower_bound(books, report,
+                                                                             monkeypatch):
     """``example_height`` given the text block's height counts half of what the columns
     hold, and a step that spans them (``spans_columns``) whole: never more than the
     example takes laid out (over its pages, each piece to its foot), and within 30 % of it
     (a diagram, which cannot break, leaves the columns of an example's last page uneven).
     Measured on the examples in the columns of Winning the Battle, Battle (Example 11,
-    whose last step spans them, among them) and Deck Management, except those that share
-    their columns with the examples next to them (``column_runs``: in a run an example's
-    pieces are the run's columns)."""
+    whose last step spans them with the floor at 8 mm cards, as here, among them) and Deck
+    Management, except those that share their columns with the examples next to them
+    (``column_runs``: in a run an example's pieces are the run's columns)."""
     from builder.render.book import pdf
+
+    monkeypatch.setattr(pdf, "SMALLER_CARDS", tuple(c for c in pdf.SMALLER_CARDS if c >= 8.0))
 
     a4 = PAPERS["a4"]
     measured = []
