@@ -494,8 +494,59 @@ class StepLayout:
     key: int = 0
 
 
+#: the least number of seats' rows a diagram has for ``seats_side_by_side`` to set them
+#: in two groups, and the room between the groups (in card widths)
+SEAT_ROWS = 3
+SEAT_SPACER = 0.4
+#: the wider, shorter diagram is taken when it is at most this part of the tall one's height
+SEATS_SHORTER = 0.8
+
+
+def seats_side_by_side(diagram):
+    """A diagram whose every row is one seat's places (each row's places all have one
+    owner, a different one each row, and the same columns), of ``SEAT_ROWS`` or more:
+    the same places with the seats in two groups side by side, the first half of the
+    rows on the left, the rest on the right, ``SEAT_SPACER`` apart; else None. Happy
+    Families' four players' hands and families stood 107 mm tall and 40 mm wide beside
+    three lines of text; side by side they are half as tall."""
+    rows = diagram.rows
+    if len(rows) < SEAT_ROWS or diagram.cols < 1:
+        return None
+    shape = [z is None for z in rows[0]]
+    owners = []
+    for row in rows:
+        found = {z.owner for z in row if z is not None}
+        if [z is None for z in row] != shape or len(found) != 1 or not next(iter(found)):
+            return None
+        owners.append(found.pop())
+    if len(set(owners)) != len(owners):
+        return None
+    half = (len(rows) + 1) // 2
+    blank = [None] * diagram.cols
+    paired = [rows[i] + [None] + (rows[half + i] if half + i < len(rows) else blank)
+              for i in range(half)]
+    return replace(diagram, rows=paired, cols=2 * diagram.cols + 1,
+                   widths=list(diagram.widths) + [SEAT_SPACER] + list(diagram.widths))
+
+
 def step_layout(diagram, text_width: float, max_cols: int, card: float = CARD,
                 narrow: bool = False) -> StepLayout:
+    """How a step's diagram is placed (``StepLayout``): beside its text when one band of
+    it leaves the text a column, else above it. A diagram of seats' rows that stands
+    beside its text is set with its seats side by side (``seats_side_by_side``) where
+    that is still beside and markedly shorter. ``narrow``: for one of the page's two
+    columns (``column_layout``)."""
+    plain = _step_layout(diagram, text_width, max_cols, card, narrow)
+    paired = None if narrow or not plain.side else seats_side_by_side(diagram)
+    if paired is not None:
+        wide = _step_layout(paired, text_width, max_cols, card, narrow)
+        if wide.side and wide.height <= plain.height * SEATS_SHORTER:
+            return wide
+    return plain
+
+
+def _step_layout(diagram, text_width: float, max_cols: int, card: float,
+                 narrow: bool) -> StepLayout:
     # bands of at most ``max_cols`` columns, fewer where the words widen the columns past
     # the text block
     while True:

@@ -494,3 +494,70 @@ def test_no_anchor_is_defined_twice_in_a_book(books, report):
         ids = re.findall(r'\bid="([^"]+)"', html)
         twice = sorted({i for i in ids if ids.count(i) > 1})
         assert twice == [], (gr.game.slug, twice)
+
+
+# --------------------------------------------------------------------------- seats side by side
+def _zone(owner: str, label: str):
+    from builder.render.present import ZoneView
+
+    return ZoneView(id=f"{owner}-{label}", label=label, owner=owner, style="fan", cards=[],
+                    count=None, note="")
+
+
+def _seats(*owners: str):
+    from builder.render.present import Diagram
+
+    return Diagram(rows=[[_zone(o, "Hand"), _zone(o, "Families")] for o in owners], cols=2,
+                   widths=[1.0, 1.0])
+
+
+def test_seats_rows_are_set_in_two_groups_side_by_side():
+    """A diagram whose every row is one seat's places, three rows or more: the first half
+    of the seats on the left, the rest on the right, an empty column between; the
+    places and their order kept. Anything else is left as it is."""
+    from builder.render.book.pdf import SEAT_SPACER, seats_side_by_side
+
+    four = seats_side_by_side(_seats("Owen", "Ruby", "Felix", "Hazel"))
+    assert four.cols == 5 and four.widths == [1.0, 1.0, SEAT_SPACER, 1.0, 1.0]
+    assert [[z.id if z else None for z in row] for row in four.rows] == [
+        ["Owen-Hand", "Owen-Families", None, "Felix-Hand", "Felix-Families"],
+        ["Ruby-Hand", "Ruby-Families", None, "Hazel-Hand", "Hazel-Families"]]
+    three = seats_side_by_side(_seats("Owen", "Ruby", "Hazel"))
+    assert [[z.owner if z else None for z in row] for row in three.rows] == [
+        ["Owen", "Owen", None, "Hazel", "Hazel"], ["Ruby", "Ruby", None, None, None]]
+
+    assert seats_side_by_side(_seats("Owen", "Ruby")) is None          # two rows: as they are
+    assert seats_side_by_side(_seats("Owen", "Ruby", "Owen")) is None  # one seat, two rows
+    middle = _seats("North", "Table", "South")                          # a shared row
+    middle.rows[1] = [None, _zone("", "Out of the game")]
+    assert seats_side_by_side(middle) is None
+    mixed = _seats("A", "B", "C")                                        # a row of two owners
+    mixed.rows[0][1] = _zone("B", "Families")
+    assert seats_side_by_side(mixed) is None
+
+
+def test_a_tall_column_of_seats_beside_its_text_is_set_side_by_side(books, report):
+    """Issue 27, item 1: Happy Families' four players' hands and families stood 107 mm
+    tall and 40 mm wide beside a few lines of text, and its Example 5's opening (92 mm)
+    did not fit the 75 mm its Example 4 left on p. 12, a page then 58 % full. Its diagrams
+    now stand with the seats side by side, still beside their text, at most four fifths as
+    tall, their words clear of their cards; Deck Management's, whose middle row is shared,
+    keep their shape."""
+    from builder.render.book import pdf
+
+    width = PAPERS["a4"].text_width
+    views = {gr.game.slug: books.view(gr) for gr in report.games}
+    setup = views["happy-families"].examples[3].setup     # Example 4: four players
+    tall = pdf._step_layout(setup, width, pdf.MAX_COLS, pdf.CARD, False)
+    laid = pdf.step_layout(setup, width, pdf.MAX_COLS)
+    assert tall.side and tall.height > 100 and tall.width < 45     # measured, mm
+    assert laid.side and laid.height <= pdf.SEATS_SHORTER * tall.height
+    assert laid.width > 1.8 * tall.width and not pdf.diagram_clashes(laid.geos[0])
+    for e in views["deck-management"].examples:
+        d = e.setup
+        assert pdf.step_layout(d, width, pdf.MAX_COLS) == \
+            pdf._step_layout(d, width, pdf.MAX_COLS, pdf.CARD, False)
+    # in one of the page's two columns the seats stay one under another: a row each
+    column = pdf.column_layout(setup, width, pdf.MAX_COLS)
+    assert column is not None and len({z.y for z in column.geos[0].zones}) == len(setup.rows)
+    assert len({z.y for z in laid.geos[0].zones}) == 2
