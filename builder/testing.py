@@ -275,8 +275,9 @@ def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "rando
     except _Stop as stop:
         return log, stop.breach
     except Exception as exc:  # noqa: BLE001 - the engine's own fault: a breach at its line
-        return log, Breach("fault", f"{type(exc).__name__}: {exc}", seed, step,
-                           dict(options), lineup, exc)
+        from .faults import _words  # as a raised fault says it, with "did you mean"
+
+        return log, Breach("fault", _words(exc), seed, step, dict(options), lineup, exc)
     return log, None
 
 

@@ -71,3 +71,28 @@ def test_a_misspelt_local_name_is_said_with_the_name_meant(state):
 def test_no_hint_where_nothing_is_close(state):
     assert said(state.missing) == "AttributeError: 'PipsState' object has no attribute 'zebra' in missing()"
     assert "did you mean" not in said(state.none_attribute)
+
+
+def test_the_conformance_kit_says_the_name_meant_too():
+    """The kit's own breach (an engine's fault while it plays its seeded games, which
+    ``warbook check`` prints) carries the same hint: a designer's ``state.nod()`` at first
+    said only "no attribute 'nod'"."""
+    from builder import testing
+
+    class State:
+        def node(self):
+            return None
+
+    class Game:
+        supply = None
+
+        def resolve(self, options):
+            return options
+
+        def new_game(self, options, rng):
+            return State().nod()
+
+    _log, breach = testing.play(Game(), {}, seed=1)
+    assert breach is not None and breach.kind == "fault"
+    assert breach.message == ("AttributeError: 'State' object has no attribute 'nod'; "
+                              "did you mean 'node'?")
