@@ -541,6 +541,11 @@ def step_layout(diagram, text_width: float, max_cols: int, card: float = CARD,
     if paired is not None:
         wide = _step_layout(paired, text_width, max_cols, card, narrow)
         if wide.side and wide.height <= plain.height * SEATS_SHORTER:
+            # the places in seat order, as the tall diagram lists them (the picture's
+            # alternative text reads them so), not row by row across the two groups
+            seat = {z.owner: i for i, row in enumerate(diagram.rows) for z in row if z}
+            for g in wide.geos:
+                g.zones.sort(key=lambda p: (seat.get(p.zone.owner, 0), p.x))
             return wide
     return plain
 
@@ -620,7 +625,8 @@ def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
     def fits(key: int, card: float, like: StepLayout) -> StepLayout | None:
         """``key``'s diagram at ``card``, if that is smaller and stands as ``like`` does."""
         now, less = layout(key), layout(key, card)
-        if now is None or less is None or less.card >= now.card or less.side != like.side:
+        if now is None or less is None or less.card >= now.card or less.side != like.side \
+                or _shape(less) != _shape(now):  # seats side by side at one size, not another
             return None
         return None if any(diagram_clashes(g) for g in less.geos) else less
 
@@ -660,6 +666,12 @@ def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
                             out[other] = card
                 break
     return out
+
+
+def _shape(d: StepLayout) -> list[int]:
+    """The rows of places each band of a laid-out diagram has (two groups of seats side by
+    side have half the rows of the same seats one under another)."""
+    return [len({round(p.y, 1) for p in g.zones}) for g in d.geos]
 
 
 def _column_steps(pages) -> set[int]:
@@ -910,7 +922,8 @@ def setup_in_columns(e, text_width: float, max_cols: int = 14) -> bool:
     first) is the columns' first piece, beside its first step, rather than across the page
     under its intro: when the setup's diagram fits a column with its cards at full size
     (narrowed, it would gain a column's width and lose the page the intro opens on)."""
-    d = step_layout(e.setup, text_width, max_cols)
+    d = _step_layout(e.setup, text_width, max_cols, CARD, False)  # as a column sets it:
+    # one seat a row (``column_layout`` never sets them side by side), at full size
     return len(d.geos) == 1 and d.width <= (text_width - COLUMN_GAP) / 2
 
 

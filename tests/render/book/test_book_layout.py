@@ -561,3 +561,12 @@ def test_a_tall_column_of_seats_beside_its_text_is_set_side_by_side(books, repor
     column = pdf.column_layout(setup, width, pdf.MAX_COLS)
     assert column is not None and len({z.y for z in column.geos[0].zones}) == len(setup.rows)
     assert len({z.y for z in laid.geos[0].zones}) == 2
+    # the picture's alternative text lists the places seat by seat, as before
+    seats = [row[0].owner for row in setup.rows]
+    assert [p.zone.owner for p in laid.geos[0].zones] == [o for o in seats for _ in (0, 1)]
+    # whether a setup goes in a column is judged on the diagram a column prints: a seat
+    # a row, 40 mm wide, which fits one (side by side it would be some 86 mm)
+    first = views["happy-families"].examples[0]                 # three players
+    assert pdf.seats_side_by_side(first.setup) is not None
+    assert pdf.step_layout(first.setup, width, pdf.MAX_COLS).width > (width - pdf.COLUMN_GAP) / 2
+    assert pdf.setup_in_columns(first, width, pdf.MAX_COLS)
