@@ -23,6 +23,7 @@ block (issue 27: none should); then the totals.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import re
 import sys
@@ -108,9 +109,14 @@ def _low_heading(page, top_mm: float, bottom_mm: float) -> bool:
     h_pt = page.get_size()[1]
     limit = top_mm + 0.85 * (bottom_mm - top_mm)
     found = text.search("Example ", match_case=True)
+    matrix = raw.FS_MATRIX()
     while (hit := found.get_next()) is not None:
         index, _ = hit
-        if raw.FPDFText_GetFontSize(text.raw, index) < HEADING_PT:
+        # the size printed: pdfium gives the font's own size, which the page then scales
+        # (WeasyPrint draws in CSS pixels, three quarters of a point)
+        raw.FPDFText_GetMatrix(text.raw, index, ctypes.byref(matrix))
+        scale = abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
+        if raw.FPDFText_GetFontSize(text.raw, index) * scale < HEADING_PT:
             continue
         if re.match(r"Example \d+\s*:", text.get_text_range(index, 14)):
             continue  # an entry of the contents ("Example 9: A round for three")

@@ -58,15 +58,18 @@ def pages_chars(path: Path) -> list[tuple[float, list[Char]]]:
                 if raw.FPDFText_IsGenerated(tp, i):
                     continue
                 code = raw.FPDFText_GetUnicode(tp, i)
-                if code in (0, 0xFFFE, 0xFFFF) or code in (10, 13):
+                if code in (10, 13):   # a line's end drawn as a character
                     continue
-                raw.FPDFText_GetFontInfo(tp, i, name, len(name), ctypes.byref(flags))
+                # a character with no Unicode (0, U+FFFE) is kept: the tests that read the
+                # words fail on it, as a reader would
+                got = raw.FPDFText_GetFontInfo(tp, i, name, len(name), ctypes.byref(flags))
+                font = name.value.decode("latin-1") if 0 < got <= len(name) else ""
                 raw.FPDFText_GetMatrix(tp, i, ctypes.byref(matrix))
                 # the size the page prints: the font's size times the scale of the matrix
                 # it is drawn with (the same turned a quarter, or mirrored)
                 scale = abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
                 raw.FPDFText_GetLooseCharBox(tp, i, ctypes.byref(rect))
-                chars.append(Char(chr(code), name.value.decode("latin-1"),
+                chars.append(Char(chr(code), font,
                                   raw.FPDFText_GetFontSize(tp, i) * scale,
                                   rect.left, rect.right, height - rect.top, height - rect.bottom))
             text.close()
