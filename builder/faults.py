@@ -123,7 +123,10 @@ def _suggestion(exc: BaseException) -> str:
         return ""
 
 
-def _words(exc: BaseException) -> str:
+def exception_words(exc: BaseException) -> str:
+    """An exception as one line: its type, its message (at most 300 characters) and the
+    name a misspelt one was probably meant to be ("did you mean"). The kit's breaches
+    (``builder.testing``) say a fault so too."""
     text = str(exc)
     if isinstance(exc, KeyError) and len(exc.args) == 1:
         text = repr(exc.args[0])
@@ -145,7 +148,7 @@ def from_exception(exc: BaseException) -> EngineFault | None:
         return None
     path, line, function = place
     in_fn = f" in {function}()" if function and not function.startswith("<") else ""
-    return EngineFault(path, line, _words(exc) + in_fn, _notes(exc))
+    return EngineFault(path, line, exception_words(exc) + in_fn, _notes(exc))
 
 
 def blame(fn: Any, message: str, notes: tuple[str, ...] = ()) -> WarbookError:
@@ -181,7 +184,7 @@ class Carried(Exception):
         fault = from_exception(exc)
         if fault is not None:
             return cls(fault.path, fault.line, fault.message, fault.notes, False)
-        return cls("", 0, _words(exc), _notes(exc), True)
+        return cls("", 0, exception_words(exc), _notes(exc), True)
 
     def fault(self) -> EngineFault | None:
         return EngineFault(self.path, self.line, self.message, self.notes_) if self.path \

@@ -60,6 +60,7 @@ from .engine.core import (
     fmt_value,
     random_bot,
 )
+from .faults import exception_words  # as a raised fault is said, "did you mean" too
 
 __all__ = ["Breach", "DEFAULT_GAMES", "assert_conforms", "conformance", "option_sets", "play"]
 
@@ -275,9 +276,8 @@ def play(game: GameDef, options: dict[str, Any], seed: int, lineup: str = "rando
     except _Stop as stop:
         return log, stop.breach
     except Exception as exc:  # noqa: BLE001 - the engine's own fault: a breach at its line
-        from .faults import _words  # as a raised fault says it, with "did you mean"
-
-        return log, Breach("fault", _words(exc), seed, step, dict(options), lineup, exc)
+        return log, Breach("fault", exception_words(exc), seed, step, dict(options), lineup,
+                           exc)
     return log, None
 
 

@@ -492,6 +492,8 @@ class StepLayout:
     #: (``fitted_layout``: the step's HTML carries it, so that ``fit_plan`` finds it)
     card: float = CARD
     key: int = 0
+    #: its seats set in two groups side by side (``seats_side_by_side``)
+    seats: bool = False
 
 
 #: the least number of seats' rows a diagram has for ``seats_side_by_side`` to set them
@@ -546,7 +548,7 @@ def step_layout(diagram, text_width: float, max_cols: int, card: float = CARD,
             seat = {z.owner: i for i, row in enumerate(diagram.rows) for z in row if z}
             for g in wide.geos:
                 g.zones.sort(key=lambda p: (seat.get(p.zone.owner, 0), p.x))
-            return wide
+            return replace(wide, seats=True)
     return plain
 
 
@@ -626,7 +628,7 @@ def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
         """``key``'s diagram at ``card``, if that is smaller and stands as ``like`` does."""
         now, less = layout(key), layout(key, card)
         if now is None or less is None or less.card >= now.card or less.side != like.side \
-                or _shape(less) != _shape(now):  # seats side by side at one size, not another
+                or less.seats != now.seats:  # seats side by side at one size, not another
             return None
         return None if any(diagram_clashes(g) for g in less.geos) else less
 
@@ -666,12 +668,6 @@ def fit_plan(doc, seen: dict[int, Any], text_width: float, max_cols: int,
                             out[other] = card
                 break
     return out
-
-
-def _shape(d: StepLayout) -> list[int]:
-    """The rows of places each band of a laid-out diagram has (two groups of seats side by
-    side have half the rows of the same seats one under another)."""
-    return [len({round(p.y, 1) for p in g.zones}) for g in d.geos]
 
 
 def _column_steps(pages) -> set[int]:
